@@ -1,0 +1,326 @@
+"""gonuts-solve command line: options -> one library call -> output.
+
+The library (``solver``) never imports click and never exits; this layer maps
+its exceptions (``GonutsError``) and click's usage errors to one line on
+stderr and a non-zero exit code: 2 for usage, 1 for refused input or tables.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+from solver.errors import GonutsError, StateError, TableError
+
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+
+
+# -- shared option parsing ---------------------------------------------------------------------
+
+def _ints(text, name, count=None):
+    try:
+        vals = [int(x) for x in str(text).replace(" ", "").split(",") if x != ""]
+    except ValueError:
+        raise click.BadParameter(f"expected comma-separated whole numbers, got {text!r}", param_hint=name)
+    if count is not None and len(vals) != count:
+        raise click.BadParameter(f"expected {count} comma-separated whole numbers, got {text!r}", param_hint=name)
+    if not vals:
+        raise click.BadParameter("expected comma-separated whole numbers", param_hint=name)
+    return vals
+
+
+def rules_options(f):
+    opts = [
+        click.option("--game", type=click.Choice(["gonuts", "pig"]), default=None,
+                     help="Game to solve. [default: gonuts]"),
+        click.option("--players", type=click.IntRange(2, 4), default=None,
+                     help="Number of players, 2 to 4. [default: 2, or the number of --scores]"),
+        click.option("--target", type=click.IntRange(1, None), default=None,
+                     help="Points needed to win. [default: 50]"),
+        click.option("--rules", "preset_name", type=click.Choice(["rulebook", "summary"]), default=None,
+                     help="Reading of the rules (see README). [default: rulebook]"),
+        click.option("--faces", default=None, metavar="A,S,C",
+                     help="Squirrel-die faces: acorn,squirrel,car counts. [default: 2,3,1]"),
+        click.option("--dog", default=None, metavar="D,H",
+                     help="Dog-die faces: dog,house counts. [default: 1,5]"),
+        click.option("--speed", type=float, default=None,
+                     help="Go Nuts! throws per dog-die tick. [default: 1]"),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
+    return f
+
+
+def _asked(game, players, target, preset_name, faces, dog, speed):
+    """The rules knobs the user gave explicitly, parsed."""
+    asked = {}
+    if game is not None:
+        asked["game"] = game
+    if players is not None:
+        asked["players"] = players
+    if target is not None:
+        asked["target"] = target
+    if preset_name is not None:
+        asked["preset"] = preset_name
+    if faces is not None:
+        asked["faces"] = tuple(_ints(faces, "--faces", 3))
+    if dog is not None:
+        asked["dog"] = tuple(_ints(dog, "--dog", 2))
+    if speed is not None:
+        asked["speed"] = speed
+    return asked
+
+
+def _make_rules(asked, players=None):
+    from solver.rules import Rules, preset
+    game = asked.get("game", "gonuts")
+    players = asked.get("players", players or 2)
+    target = asked.get("target", 50)
+    if game == "pig":
+        extra = sorted(set(asked) - {"game", "players", "target"})
+        if extra:
+            raise click.UsageError(f"--{extra[0]} does not apply to Pig")
+        return Rules(game="pig", players=players, target=target)
+    knobs = {k: asked[k] for k in ("faces", "dog", "speed") if k in asked}
+    return preset(asked.get("preset", "rulebook"), players=players, target=target, **knobs)
+
+
+def _check_against(table, asked):
+    """Refuse a table whose rules differ from any option the user gave."""
+    r = table.rules
+    have = {"game": r.game, "players": r.players, "target": r.target, "faces": r.faces, "dog": r.dog,
+            "speed": r.speed, "preset": r.preset_name()}
+    for key, want in asked.items():
+        if have[key] != want:
+            shown = ",".join(map(str, want)) if isinstance(want, tuple) else want
+            raise TableError(f"the table was built for {r.describe()}, not --{key} {shown}")
+
+
+class _Progress:
+    """A click progress bar on stderr, shown only when the work takes a moment."""
+
+    def __init__(self, label):
+        self.label = label
+        self.bar = None
+
+    def __call__(self, done, total):
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr,
+                                         show_eta=True, show_percent=True)
+            self.bar.__enter__()
+        self.bar.update(done - self.bar.pos)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+def _build_with_progress(rules, out, resume=False, force=False, quiet=False):
+    from solver import build as builder
+    from solver.resources import check_fits
+    est = check_fits(rules, force=force)
+    if not quiet:
+        click.echo(f"building {rules.describe()}: {est.summary()}", err=True)
+    bar = _Progress("solving") if not quiet else None
+    try:
+        return builder.build(rules, out, progress=bar, resume=resume)
+    finally:
+        if bar:
+            bar.close()
+
+
+def _load_for(asked, n_scores):
+    """The table for the asked rules: --table, shipped, cached, or built now."""
+    from solver import tables
+    from solver.build import cache_dir, find_table, table_name
+    players = asked.get("players")
+    if players is None and 2 <= n_scores <= 4:
+        players = n_scores
+    rules = _make_rules(asked, players)
+    path = find_table(rules)
+    if path is None:
+        folder = cache_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise TableError(f"cannot create the table cache {folder}: {exc.strerror}") from None
+        click.echo(f"no table for {rules.describe()} yet; building it once into {folder}", err=True)
+        path = folder / table_name(rules)
+        _build_with_progress(rules, path)
+    return tables.load(path, expect=rules)
+
+
+# -- commands ------------------------------------------------------------------------------------
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="gonuts-solve", prog_name="gonuts-solve")
+def cli():
+    """Optimal play for the dice game Go Nuts!: build win-probability tables and ask them.
+
+    \b
+    Quick start:
+      gonuts-solve advise --scores 23,31 --turn 7 --dice 3
+      gonuts-solve build --players 3 --rules summary --out gn3.npz
+      gonuts-solve info gn3.npz
+    """
+
+
+@cli.command()
+@rules_options
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Where to write the table. [default: ./<game>-<N>p-t<target>-<rules>.npz]")
+@click.option("--resume", is_flag=True, help="Continue an interrupted build of the same --out from its checkpoint.")
+@click.option("--force", is_flag=True, help="Build even when the estimate says it will not fit in memory.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+def build(game, players, target, preset_name, faces, dog, speed, out, resume, force, as_json):
+    """Solve a game for optimal play and write its table (.npz)."""
+    from solver.build import table_name
+    rules = _make_rules(_asked(game, players, target, preset_name, faces, dog, speed))
+    out = out or table_name(rules)
+    rep = _build_with_progress(rules, out, resume=resume, force=force, quiet=as_json)
+    summary = {"path": str(rep.path), "rules": rules.to_dict(), "seconds": round(rep.seconds, 4),
+               "iterations": rep.iterations, "residual": rep.residual, "converged": rep.converged,
+               "first_player_win": rep.first_player_win}
+    if as_json:
+        click.echo(json.dumps(summary))
+    else:
+        flag = "converged" if rep.converged else "NOT CONVERGED"
+        click.echo(f"{rep.path}: solved in {rep.seconds:.2f} s, {rep.iterations} iterations, residual "
+                   f"{rep.residual:.1e} ({flag}); first player wins {rep.first_player_win:.4%}")
+
+
+@cli.command()
+@click.option("--scores", required=True, metavar="S0,S1,...",
+              help="Banked scores in turn order, the player to move first.")
+@click.option("--turn", type=int, default=0, show_default=True, help="Points collected so far this turn.")
+@click.option("--dice", type=int, default=5, show_default=True,
+              help="Live dice (for Pig, leave at 1 or omit).")
+@click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
+              help="Read this table instead of the shipped or cached one.")
+@rules_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def advise(scores, turn, dice, table_path, game, players, target, preset_name, faces, dog, speed, as_json):
+    """Roll or stop? The optimal action and the win probability of each.
+
+    With no --turn and --dice, the question is the start of a turn (0 points,
+    5 dice), where the first roll is forced: the answer is then your chance of
+    winning from here.
+    """
+    from solver import tables
+    from solver.advise import advise as advise_state
+    score_list = _ints(scores, "--scores")
+    asked = _asked(game, players, target, preset_name, faces, dog, speed)
+    if asked.get("game") == "pig" and dice == 5:
+        dice = 1
+    if table_path:
+        table = tables.load(table_path)
+        _check_against(table, asked)
+    else:
+        if not 2 <= len(score_list) <= 4 and "players" not in asked:
+            raise StateError(f"give 2 to 4 scores, one per player; got {len(score_list)}")
+        table = _load_for(asked, len(score_list))
+    if table.rules.game == "pig" and dice == 5:
+        dice = 1
+    a = advise_state(table, score_list, turn, dice)
+    if as_json:
+        out = a.to_dict()
+        out["rules"] = table.rules.to_dict()
+        click.echo(json.dumps(out))
+        return
+    click.echo(_advice_text(table, a))
+
+
+def _pct(x):
+    return "   -   " if x is None else f"{100 * x:6.2f}%"
+
+
+def _advice_text(table, a):
+    rules = table.rules
+    N = rules.players
+    who = ", ".join(f"{s}" + (" (you)" if i == 0 else "") for i, s in enumerate(a.scores))
+    dice = f"{a.dice} {'die' if a.dice == 1 else 'dice'} live" if rules.game == "gonuts" else ""
+    head = f"{rules.describe()}\nscores {who}; {a.turn} turn points" + (f"; {dice}" if dice else "")
+    if a.reason == "reaches_target":
+        return (f"{head}\nSTOP: banking {a.turn} points brings you to {a.scores[0] + a.turn} "
+                f"(target {rules.target}): you win.")
+    if a.reason == "forced":
+        line = f"ROLL: the first roll of a turn is forced. Your chance of winning from here: {_pct(a.win_if_roll).strip()}"
+    else:
+        line = (f"{a.action.upper()}: win {_pct(a.win_if_roll).strip()} if you roll, "
+                f"{_pct(a.win_if_stop).strip()} if you stop")
+    lines = [head, line]
+    if N > 2:
+        lines.append("every player's chance (seats in turn order from you):")
+        lines.append("          " + "".join(f"{'seat ' + str(k):>10}" for k in range(N)))
+        for label, vec in (("if roll", a.all_if_roll), ("if stop", a.all_if_stop)):
+            if vec is not None:
+                lines.append(f"{label:>10}" + "".join(f"{_pct(x):>10}" for x in vec))
+    return "\n".join(lines)
+
+
+@cli.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def info(path, as_json):
+    """A table's rules, solver metadata and headline numbers (checks its integrity)."""
+    from solver import tables
+    t = tables.load(path)
+    N = t.players
+    start = [float(x) for x in t.arrays["start_win"][(0,) * N]]
+    out = {"path": str(path), "describe": t.rules.describe(), "rules": t.rules.to_dict(),
+           "schema": t.meta["schema"], "package_version": t.meta["package_version"],
+           "solver": t.meta["solver"], "checksum": t.meta["checksum"], "start_win_at_zero": start,
+           "arrays": t.meta["arrays"], "size_bytes": os.path.getsize(path)}
+    if as_json:
+        click.echo(json.dumps(out))
+        return
+    s = t.meta["solver"]
+    click.echo(f"{path}: {t.rules.describe()}")
+    click.echo(f"  rules      {json.dumps(t.rules.to_dict())}")
+    click.echo(f"  solver     {s['method']}: residual {s['residual']:.1e} (tolerance {s['tolerance']:.0e}), "
+               f"{s['iterations']} iterations, {'converged' if s['converged'] else 'NOT converged'}, "
+               f"{s['seconds']:.2f} s")
+    click.echo("  at 0-0     " + ", ".join(f"seat {k}: {p:.4%}" for k, p in enumerate(start)))
+    click.echo("  arrays     " + ", ".join(f"{k} {v['dtype']}{tuple(v['shape'])}" for k, v in t.meta["arrays"].items()))
+    click.echo(f"  integrity  schema {t.meta['schema']}, {t.meta['checksum'][:23]}... verified")
+
+
+# -- entry point ---------------------------------------------------------------------------------
+
+def _one_line(msg) -> str:
+    return " ".join(str(msg).split())
+
+
+def main(argv=None):
+    try:
+        rv = cli.main(args=argv, prog_name="gonuts-solve", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("gonuts-solve: interrupted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("gonuts-solve: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        click.echo(f"gonuts-solve: error: {_one_line(exc.format_message())}", err=True)
+        sys.exit(EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code or EXIT_REFUSED)
+    except GonutsError as exc:
+        click.echo(f"gonuts-solve: error: {_one_line(exc)}", err=True)
+        sys.exit(EXIT_REFUSED)
+    except MemoryError:
+        click.echo("gonuts-solve: error: out of memory", err=True)
+        sys.exit(EXIT_REFUSED)
+    except Exception as exc:  # never a traceback for a user; GONUTS_DEBUG=1 shows it
+        if os.environ.get("GONUTS_DEBUG"):
+            raise
+        click.echo(f"gonuts-solve: internal error: {type(exc).__name__}: {_one_line(exc)} "
+                   "(please report; GONUTS_DEBUG=1 shows the traceback)", err=True)
+        sys.exit(EXIT_INTERNAL)
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

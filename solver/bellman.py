@@ -1,0 +1,150 @@
+"""A deliberately plain Bellman operator, independent of the engine.
+
+Written from RULES.md alone: its own dice enumeration and its own turn logic,
+numpy-vectorised over a batch of start states, no layering, no orbits, no
+compiled code. It serves three jobs that must not share the engine's code:
+
+* ``plain_value_iteration``: global value iteration over every state at once
+  (Jacobi sweeps to a max change of ``tol``, capped), the baseline and oracle;
+* ``bellman``: one application of the operator, used by ``verify`` to check a
+  table's every state and by ``advise`` to value both actions for 3-4 players.
+
+Only the Go Nuts! payout vectors come from elsewhere (the table, or
+``solver.payout``); they are checked against a simulation of the dog race.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+
+def _outcomes(n, pa, ps, pc):
+    for a in range(n + 1):
+        for c in range(n + 1 - a):
+            s = n - a - c
+            p = comb(n, a) * comb(n - a, c) * pa ** a * ps ** s * pc ** c
+            if p > 0:
+                yield a, s, c, p
+
+
+def _roll_table(rules):
+    """For each sub-state n: a list of (kind, p, x, dst) read straight off the rules."""
+    if rules.game == "pig":
+        return 1, {1: [("move", 1 / 6, k, 1) for k in range(2, 7)] + [("bust", 1 / 6, 0, 0)]}
+    pa, ps, pc = rules.p_acorn, rules.p_squirrel, rules.p_car
+    rolls = {}
+    for n in range(1, 6):
+        rolls[n] = []
+        for a, s, c, p in _outcomes(n, pa, ps, pc):
+            if c == n:
+                rolls[n].append(("bust", p, 0, 0))
+            elif s == n:
+                rolls[n].append(("nuts", p, 5 if rules.nuts_all_dice else n, 0))
+            else:
+                left = n - c
+                back = (n == 1 and a == 1) if rules.one_die == "rolled" else (left == 1 and a == 1)
+                rolls[n].append(("move", p, a, 5 if back else left))
+    return 5, rolls
+
+
+@dataclass
+class Backup:
+    """One Bellman backup of a batch of start states (arrays indexed like ``states``)."""
+    value: np.ndarray            # (B, N): T(W) at the start of the turn
+    roll: np.ndarray             # (B, G, D+1) bool: greedy decision (False where s0 + t >= G)
+    roll_own: np.ndarray         # (B, G, D+1): active player's win probability if rolling
+    stop_own: np.ndarray         # (B, G, D+1): ... if stopping
+    roll_vec: np.ndarray | None = None   # (B, G, D+1, N) with keep_vectors
+    stop_vec: np.ndarray | None = None
+
+
+def bellman(rules, payouts, W, states, keep_vectors=False) -> Backup:
+    """Apply the Bellman operator to start states ``states`` (flat indices) given W ((G,)*N + (N,)).
+
+    Conventions match the tables: where s0 + t >= G the state is a win (both
+    values 1, roll False); the opening (0, start) is a forced roll and its stop
+    value is that of passing; sub-state 0 is unused (0).
+    """
+    N, G = rules.players, rules.target
+    D, rolls = _roll_table(rules)
+    shape = (G,) * N
+    Wf = W.reshape(-1, N)
+    states = np.asarray(states, dtype=np.int64)
+    B = len(states)
+    digits = np.array(np.unravel_index(states, shape))
+    s0 = digits[0]
+    rest = np.ravel_multi_index(tuple(digits[1:]) + (np.zeros(B, np.int64),), shape)
+    new_score = s0[:, None] + np.arange(2 * G + 1)[None, :]
+    nxt = np.where(new_score < G, rest[:, None] + np.minimum(new_score, G - 1), len(Wf))
+    e0 = np.zeros(N)
+    e0[0] = 1.0
+    Wx = np.vstack([Wf[:, [(k - 1) % N for k in range(N)]], e0[None, :]])
+    C = Wx[nxt]                                   # (B, 2G+1, N): value of ending with gain g
+    nuts_abs = {}
+    if rules.game != "pig" and rules.nuts_costs_turn:
+        for n in range(1, 6):
+            nuts_abs[n] = np.einsum("g,bgk->bk", payouts[n][:G + 1], C[:, :G + 1])
+    roll = np.zeros((B, G, D + 1), dtype=bool)
+    roll_own = np.zeros((B, G, D + 1))
+    stop_own = np.zeros((B, G, D + 1))
+    rvec = np.zeros((B, G, D + 1, N)) if keep_vectors else None
+    svec = np.zeros((B, G, D + 1, N)) if keep_vectors else None
+    V = {}
+    for t in range(G - 1, -1, -1):
+        win = s0 + t >= G
+        for n in range(1, D + 1):
+            r = np.zeros((B, N))
+            for kind, p, x, dst in rolls[n]:
+                if kind == "bust":
+                    r += p * C[:, 0]
+                elif kind == "nuts":
+                    if rules.nuts_costs_turn:
+                        r += p * nuts_abs[x]
+                    else:
+                        r += p * np.einsum("g,bgk->bk", payouts[x][:G + 1], C[:, t:t + G + 1])
+                else:
+                    r += p * (V[(t + x, dst)] if t + x < G else e0)
+            st = C[:, t]
+            forced = t == 0 and n == D
+            choose = np.ones(B, bool) if forced else r[:, 0] > st[:, 0]
+            v = np.where(choose[:, None], r, st)
+            v[win] = e0
+            roll[:, t, n] = choose & ~win
+            roll_own[:, t, n] = np.where(win, 1.0, r[:, 0])
+            stop_own[:, t, n] = np.where(win, 1.0, st[:, 0])
+            if keep_vectors:
+                rvec[:, t, n] = np.where(win[:, None], e0, r)
+                svec[:, t, n] = np.where(win[:, None], e0, st)
+            V[(t, n)] = v
+        for key in [k for k in V if k[0] >= t + 6]:
+            del V[key]
+    return Backup(V[(0, D)], roll, roll_own, stop_own, rvec, svec)
+
+
+def plain_value_iteration(rules, payouts=None, tol=1e-12, max_sweeps=100_000, chunk=50_000):
+    """Global value iteration from W = 1/N everywhere.
+
+    Returns (W, roll, sweeps, residual); W has shape (G,)*N + (N,).
+    """
+    N, G = rules.players, rules.target
+    if rules.game != "pig" and payouts is None:
+        from .payout import nuts_payout_table
+        payouts = nuts_payout_table(rules)
+    S = G ** N
+    W = np.full((G,) * N + (N,), 1.0 / N)
+    sweeps, residual, roll = 0, np.inf, None
+    while sweeps < max_sweeps and residual > tol:
+        sweeps += 1
+        newW = np.empty((S, N))
+        rolls = []
+        for lo in range(0, S, chunk):
+            b = bellman(rules, payouts, W, np.arange(lo, min(S, lo + chunk)))
+            newW[lo:lo + len(b.value)] = b.value
+            rolls.append(b.roll)
+        newW = newW.reshape(W.shape)
+        residual = float(np.abs(newW - W).max())
+        W = newW
+        roll = np.concatenate(rolls).reshape((G,) * N + rolls[0].shape[1:])
+    return W, roll, sweeps, residual

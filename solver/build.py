@@ -1,0 +1,150 @@
+"""Building tables: rules -> exact payouts -> solve -> checked, atomically written ``.npz``.
+
+Also where tables live: the ones shipped with the package, and a cache for
+tables built on demand (``$GONUTS_SOLVE_CACHE``, else ``~/.cache/gonuts-solve``).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import tables
+from .errors import TableError
+from .rules import Rules
+
+
+def shipped_dir() -> Path:
+    """The folder of the tables that ship with the package (``tables/`` in a checkout)."""
+    try:
+        from importlib.resources import files
+        return Path(str(files("solver.tables")))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "tables"
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("GONUTS_SOLVE_CACHE") or Path.home() / ".cache" / "gonuts-solve")
+
+
+def table_name(rules: Rules) -> str:
+    """A file name that identifies the rules: presets by name, anything else by a hash."""
+    label = rules.preset_name() if rules.game == "gonuts" else None
+    base = f"{rules.game}-{rules.players}p-t{rules.target}"
+    if rules.game == "pig":
+        return base + ".npz"
+    if label is not None and rules.faces == (2, 3, 1) and rules.dog == (1, 5) and rules.speed == 1.0:
+        return f"{base}-{label}.npz"
+    digest = hashlib.sha256(json.dumps(rules.to_dict(), sort_keys=True).encode()).hexdigest()[:12]
+    return f"{base}-custom-{digest}.npz"
+
+
+def find_table(rules: Rules) -> Path | None:
+    """A shipped or cached table for exactly these rules, if one exists."""
+    name = table_name(rules)
+    for folder in (shipped_dir(), cache_dir()):
+        if (folder / name).is_file():
+            return folder / name
+    return None
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    path: Path
+    meta: dict
+    seconds: float
+    residual: float
+    iterations: int
+    converged: bool
+    first_player_win: float
+
+
+def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | None = None) -> BuildReport:
+    """Solve the game the rules describe and write its table to ``out``."""
+    from .engine import TOLERANCE, solve
+    from .turn import turn_model
+    from .payout import nuts_payout_table
+
+    out = Path(out)
+    folder = out.parent if str(out.parent) else Path(".")
+    if not folder.is_dir():
+        raise TableError(f"cannot write {out}: folder {folder} does not exist")
+    payouts = nuts_payout_table(rules) if rules.game == "gonuts" else None
+    model = turn_model(rules) if payouts is None else _gonuts(rules, payouts)
+    checkpoint = _Checkpoint(out, rules)
+    state = checkpoint.load() if resume else None
+    result = solve(model, rules.players, rules.target, tol=tol or TOLERANCE, progress=progress,
+                   resume=state, checkpoint=checkpoint.save)
+    arrays = {"start_win": result.start_win}
+    if rules.players >= tables.PACKED_FROM_PLAYERS:
+        arrays["roll_bits"] = result.roll_bits
+    else:
+        arrays["roll"] = result.roll
+    if result.roll_win is not None and rules.players == 2:
+        arrays["roll_win"] = result.roll_win
+        arrays["stop_win"] = result.stop_win
+    if payouts is not None:
+        arrays["nuts_payout"] = payouts
+    solver_meta = {
+        "method": result.method, "tolerance": result.tolerance, "residual": result.residual,
+        "iterations": result.iterations, "passes": result.passes, "converged": result.converged,
+        "seconds": round(result.seconds, 4), "first_player_win": result.first_player_win,
+    }
+    meta = tables.save(out, rules, arrays, solver_meta, model.substates)
+    checkpoint.clear()
+    return BuildReport(out, meta, result.seconds, result.residual, result.iterations, result.converged,
+                       result.first_player_win)
+
+
+def _gonuts(rules, payouts):
+    from .turn import gonuts_turn
+    return gonuts_turn(rules, payouts)
+
+
+class _Checkpoint:
+    """Per-layer progress of a long build, kept beside the output until the table is written."""
+
+    EVERY_SECONDS = 20.0
+
+    def __init__(self, out: Path, rules: Rules):
+        self.path = out.parent / f".{out.name}.checkpoint.npz"
+        self.rules = rules
+        self._last = None
+
+    def save(self, state: dict):
+        import time
+        import numpy as np
+        now = time.monotonic()
+        if self._last is None:
+            self._last = now
+            return
+        if now - self._last < self.EVERY_SECONDS:
+            return
+        self._last = now
+        tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, rules=np.array(json.dumps(self.rules.to_dict(), sort_keys=True)),
+                     **{k: np.asarray(v) for k, v in state.items() if v is not None})
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.path)
+
+    def load(self):
+        import numpy as np
+        if not self.path.is_file():
+            return None
+        try:
+            with np.load(self.path, allow_pickle=False) as z:
+                if json.loads(str(z["rules"][()])) != self.rules.to_dict():
+                    raise TableError(f"{self.path}: checkpoint is for other rules; remove it or drop --resume")
+                return {k: z[k] for k in z.files if k != "rules"}
+        except TableError:
+            raise
+        except Exception as exc:
+            raise TableError(f"{self.path}: unreadable checkpoint ({type(exc).__name__}); remove it") from None
+
+    def clear(self):
+        if self.path.exists():
+            self.path.unlink()

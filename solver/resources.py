@@ -1,0 +1,83 @@
+"""Before a build: how much memory and time it will take, and whether it fits here."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from .errors import GonutsError
+from .rules import Rules
+
+# Measured on the reference 2-core machine (bench/bench_solve.py): solver time per
+# start state and decision node, with the compiled kernel warm.
+SECONDS_PER_NODE = {2: 4e-8, 3: 5e-8, 4: 6e-8}
+COMPILE_SECONDS = 15.0
+
+
+@dataclass(frozen=True)
+class Estimate:
+    states: int
+    bytes: int
+    seconds: float
+    available: int | None
+
+    def summary(self) -> str:
+        avail = f" of {self.available / 2**30:.1f} GiB available" if self.available else ""
+        return (f"{self.states:,} start states, about {_fmt_bytes(self.bytes)} of memory{avail}, "
+                f"{_fmt_time(self.seconds)}")
+
+
+def available_memory() -> int | None:
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def estimate(rules: Rules) -> Estimate:
+    D = 1 if rules.game == "pig" else 5
+    N, G = rules.players, rules.target
+    states = G ** N
+    nbytes = -(-G * (D + 1) // 8)
+    mem = states * (N * 8 + nbytes)                 # values and packed decisions
+    mem += states * 8 * 3                           # orbit bookkeeping while it is built
+    if N == 2:
+        mem += 2 * states * G * (D + 1) * 8         # roll_win and stop_win
+    if N < 4:
+        mem += states * G * (D + 1)                 # unpacked roll
+    mem = int(mem * 1.6)                            # compression buffers, copies on save
+    nodes = states * (G + 1) / 2 * D
+    seconds = nodes * SECONDS_PER_NODE.get(N, 6e-8) * (1 if rules.game == "pig" else 11)
+    return Estimate(states, mem, seconds, available_memory())
+
+
+def check_fits(rules: Rules, force: bool = False) -> Estimate:
+    est = estimate(rules)
+    if est.available is not None and est.bytes > est.available and not force:
+        raise GonutsError(f"this build needs about {_fmt_bytes(est.bytes)} of memory but only "
+                          f"{_fmt_bytes(est.available)} is available; use --force to try anyway")
+    return est
+
+
+def _fmt_bytes(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} TiB"
+
+
+def _fmt_time(s: float) -> str:
+    if s < 1:
+        return "under a second of solving"
+    if s < 120:
+        return f"about {s:.0f} s of solving"
+    if s < 7200:
+        return f"about {s / 60:.0f} min of solving"
+    return f"about {s / 3600:.1f} h of solving"

@@ -1,0 +1,246 @@
+"""The ``.npz`` table contract: one symmetric pair, ``save`` and ``load``, checking the same invariants.
+
+Arrays (documented in tables/README.md): ``meta`` (0-d JSON string),
+``start_win``, ``roll`` (2-3 players) or ``roll_bits`` (4 players),
+``roll_win`` and ``stop_win`` (2 players), ``nuts_payout`` (Go Nuts!).
+Every table carries its schema version and a SHA-256 of its arrays in
+``meta``; ``load`` never allows pickles and refuses anything that does not
+match. ``save`` writes to a temporary file in the target's folder, fsyncs
+and renames, so a table appears under its name only when complete.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from .errors import RulesError, TableError
+from .rules import Rules
+
+SCHEMA = 1
+FORMAT = "gonuts-solve table"
+PACKED_FROM_PLAYERS = 4      # from this many players on, decisions are bit-packed
+
+
+@dataclass(frozen=True)
+class Table:
+    meta: dict
+    rules: Rules
+    arrays: dict
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def target(self) -> int:
+        return self.rules.target
+
+    @property
+    def substates(self) -> int:
+        return int(self.meta["substates"])
+
+    def roll_at(self, scores, t: int, n: int) -> bool:
+        """The stored decision at one decision state."""
+        G, D = self.target, self.substates
+        if "roll" in self.arrays:
+            return bool(self.arrays["roll"][tuple(scores) + (t, n)])
+        q = t * (D + 1) + n
+        return bool(self.arrays["roll_bits"][tuple(scores) + (q >> 3,)] & (128 >> (q & 7)))
+
+    def roll_array(self) -> np.ndarray:
+        """All decisions, (G,)*N + (G, D+1) bool (unpacks ``roll_bits``)."""
+        if "roll" in self.arrays:
+            return self.arrays["roll"]
+        return unpack_roll(self.arrays["roll_bits"], self.target, self.substates)
+
+
+def unpack_roll(bits: np.ndarray, target: int, substates: int) -> np.ndarray:
+    n = target * (substates + 1)
+    return np.unpackbits(bits, axis=-1, count=n).reshape(bits.shape[:-1] + (target, substates + 1)).astype(bool)
+
+
+def checksum(arrays: dict) -> str:
+    """SHA-256 over every array but ``meta``: name, dtype, shape and bytes, in name order."""
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        if name == "meta":
+            continue
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode())
+        h.update(memoryview(a).cast("B"))
+    return "sha256:" + h.hexdigest()
+
+
+def expected_arrays(rules: Rules, substates: int) -> dict:
+    """name -> (dtype, shape) that a table of these rules must hold."""
+    N, G, D = rules.players, rules.target, substates
+    grid = (G,) * N
+    out = {"start_win": (np.dtype(np.float64), grid + (N,))}
+    if N >= PACKED_FROM_PLAYERS:
+        out["roll_bits"] = (np.dtype(np.uint8), grid + (-(-G * (D + 1) // 8),))
+    else:
+        out["roll"] = (np.dtype(np.bool_), grid + (G, D + 1))
+    if N == 2:
+        out["roll_win"] = (np.dtype(np.float64), grid + (G, D + 1))
+        out["stop_win"] = (np.dtype(np.float64), grid + (G, D + 1))
+    if rules.game == "gonuts":
+        out["nuts_payout"] = (np.dtype(np.float64), (6, G + 1))
+    return out
+
+
+def _check(meta: dict, arrays: dict, where: str) -> Rules:
+    """The invariants ``save`` and ``load`` both enforce. Returns the table's rules."""
+    if meta.get("format") != FORMAT:
+        raise TableError(f"{where}: not a gonuts-solve table")
+    if meta.get("schema") != SCHEMA:
+        raise TableError(f"{where}: unknown table schema {meta.get('schema')!r} (this version reads {SCHEMA})")
+    try:
+        rules = Rules.from_dict(meta["rules"])
+    except (RulesError, KeyError, TypeError) as exc:
+        raise TableError(f"{where}: its rules are not valid ({exc})") from None
+    D = meta.get("substates")
+    if D != (1 if rules.game == "pig" else 5):
+        raise TableError(f"{where}: substates {D!r} do not fit game {rules.game}")
+    want = expected_arrays(rules, D)
+    have = set(arrays) - {"meta"}
+    if have != set(want):
+        missing, extra = sorted(set(want) - have), sorted(have - set(want))
+        raise TableError(f"{where}: arrays do not match the contract (missing {missing}, unexpected {extra})")
+    for name, (dtype, shape) in want.items():
+        a = arrays[name]
+        if a.dtype != dtype or a.shape != shape:
+            raise TableError(f"{where}: array {name} is {a.dtype}{a.shape}, expected {dtype}{shape}")
+    sw = arrays["start_win"]
+    if not np.all(np.isfinite(sw)) or sw.min() < -1e-12 or sw.max() > 1 + 1e-12:
+        raise TableError(f"{where}: start_win holds values outside [0, 1]")
+    if np.abs(sw.sum(axis=-1) - 1.0).max() > 1e-9:
+        raise TableError(f"{where}: start_win does not sum to 1 over players")
+    if "roll" in arrays:
+        G = rules.target
+        s0 = np.arange(G).reshape((G,) + (1,) * (rules.players - 1) + (1, 1))
+        t = np.arange(G).reshape(1, -1, 1)
+        if np.any(arrays["roll"] & (s0 + t >= G)):
+            raise TableError(f"{where}: roll is True where stopping already reaches the target")
+    return rules
+
+
+def save(path, rules: Rules, arrays: dict, solver_meta: dict, substates: int) -> dict:
+    """Write a table atomically. Returns the meta written."""
+    path = Path(path)
+    arrays = {k: np.ascontiguousarray(v) for k, v in arrays.items()}
+    meta = {
+        "format": FORMAT, "schema": SCHEMA, "package_version": __version__,
+        "game": rules.game, "players": rules.players, "target": rules.target,
+        "substates": substates, "rules": rules.to_dict(), "preset": rules.preset_name(),
+        "solver": solver_meta,
+        "arrays": {k: {"dtype": v.dtype.str, "shape": list(v.shape)} for k, v in arrays.items()},
+    }
+    _check(meta, arrays, str(path))
+    meta["checksum"] = checksum(arrays)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise TableError(f"cannot write {path}: folder {folder} does not exist")
+    tmp = folder / f".{path.name}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as fh:
+            np.savez_compressed(fh, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise TableError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
+    return meta
+
+
+def read_meta(path) -> dict:
+    """Only the metadata of a table (cheap: the other arrays are not read)."""
+    path = Path(path)
+    with _open(path) as z:
+        return _meta(z, str(path))
+
+
+def load(path, expect: Rules | None = None) -> Table:
+    """Read and check a table; with ``expect``, refuse one built for other rules."""
+    path = Path(path)
+    where = str(path)
+    with _open(path) as z:
+        meta = _meta(z, where)
+        try:
+            arrays = {name: z[name] for name in z.files if name != "meta"}
+        except ValueError as exc:
+            if "allow_pickle" in str(exc) or "Object arrays" in str(exc):
+                raise TableError(f"{where}: holds pickled objects; refusing to load it") from None
+            raise TableError(f"{where}: unreadable array ({exc})") from None
+        except (OSError, EOFError, zipfile.BadZipFile, KeyError, RuntimeError) as exc:
+            raise TableError(f"{where}: truncated or corrupted ({type(exc).__name__})") from None
+    if meta.get("checksum") != checksum(arrays):
+        raise TableError(f"{where}: checksum mismatch: the table is corrupted")
+    rules = _check(meta, arrays, where)
+    if expect is not None and rules != expect:
+        raise TableError(f"{where} was built for {rules.describe()} ({_diff(rules, expect)}), "
+                         f"not {expect.describe()}")
+    return Table(meta, rules, arrays)
+
+
+def _diff(have: Rules, want: Rules) -> str:
+    a, b = have.to_dict(), want.to_dict()
+    return ", ".join(f"{k}={a[k]} vs asked {b[k]}" for k in a if a[k] != b[k])
+
+
+class _open:
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __enter__(self):
+        if not self.path.exists():
+            raise TableError(f"no table at {self.path}")
+        if not self.path.is_file():
+            raise TableError(f"{self.path} is not a file")
+        try:
+            self.z = np.load(self.path, allow_pickle=False)
+        except PermissionError:
+            raise TableError(f"{self.path}: permission denied") from None
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+            raise TableError(f"{self.path}: not a readable .npz table ({type(exc).__name__})") from None
+        if not isinstance(self.z, np.lib.npyio.NpzFile):
+            raise TableError(f"{self.path}: a bare .npy array, not an .npz table")
+        return self.z
+
+    def __exit__(self, *exc):
+        self.z.close()
+        return False
+
+
+def _meta(z, where: str) -> dict:
+    if "meta" not in z.files:
+        raise TableError(f"{where}: no meta array: not a gonuts-solve table")
+    try:
+        raw = z["meta"]
+        meta = json.loads(str(raw[()]))
+    except ValueError as exc:
+        if "allow_pickle" in str(exc) or "Object arrays" in str(exc):
+            raise TableError(f"{where}: holds pickled objects; refusing to load it") from None
+        raise TableError(f"{where}: meta is not valid JSON") from None
+    except (OSError, EOFError, zipfile.BadZipFile, KeyError, RuntimeError, IndexError) as exc:
+        raise TableError(f"{where}: truncated or corrupted ({type(exc).__name__})") from None
+    if not isinstance(meta, dict):
+        raise TableError(f"{where}: meta is not a JSON object")
+    return meta

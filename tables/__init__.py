@@ -1,0 +1,1 @@
+"""Tables shipped with gonuts-solve (installed as ``solver.tables``); see README.md here."""
