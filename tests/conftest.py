@@ -1,0 +1,38 @@
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from solver import build as builder, tables  # noqa: E402
+from solver.rules import preset  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def table_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("tables")
+
+
+def _built(table_dir, rules, name):
+    path = table_dir / name
+    if not path.exists():
+        builder.build(rules, path)
+    return tables.load(path, expect=rules)
+
+
+@pytest.fixture(scope="session")
+def rulebook2(table_dir):
+    return _built(table_dir, preset("rulebook"), "rb2.npz")
+
+
+@pytest.fixture(scope="session")
+def summary2(table_dir):
+    return _built(table_dir, preset("summary"), "su2.npz")
+
+
+@pytest.fixture(scope="session")
+def rulebook3_small(table_dir):
+    return _built(table_dir, preset("rulebook", players=3, target=12), "rb3s.npz")
