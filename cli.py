@@ -122,6 +122,7 @@ class _Progress:
 def _build_with_progress(rules, out, resume=False, force=False, quiet=False):
     from solver import build as builder
     from solver.resources import check_fits
+    builder.check_destination(out)
     est = check_fits(rules, force=force)
     if not quiet:
         click.echo(f"building {rules.describe()}: {est.summary()}", err=True)

@@ -20,7 +20,7 @@ def shipped_dir() -> Path:
     """The folder of the tables that ship with the package (``tables/`` in a checkout)."""
     try:
         from importlib.resources import files
-        return Path(str(files("solver.tables")))
+        return Path(str(files("solver.shipped")))
     except ModuleNotFoundError:
         return Path(__file__).resolve().parent.parent / "tables"
 
@@ -50,6 +50,19 @@ def find_table(rules: Rules) -> Path | None:
     return None
 
 
+def check_destination(out) -> Path:
+    """Refuse, before any work, a destination that cannot be written."""
+    out = Path(out)
+    folder = out.parent if str(out.parent) else Path(".")
+    if not folder.is_dir():
+        raise TableError(f"cannot write {out}: folder {folder} does not exist")
+    if out.is_dir():
+        raise TableError(f"cannot write {out}: it is a folder")
+    if not os.access(folder, os.W_OK):
+        raise TableError(f"cannot write {out}: folder {folder} is not writable")
+    return out
+
+
 @dataclass(frozen=True)
 class BuildReport:
     path: Path
@@ -67,10 +80,7 @@ def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | N
     from .turn import turn_model
     from .payout import nuts_payout_table
 
-    out = Path(out)
-    folder = out.parent if str(out.parent) else Path(".")
-    if not folder.is_dir():
-        raise TableError(f"cannot write {out}: folder {folder} does not exist")
+    out = check_destination(out)
     payouts = nuts_payout_table(rules) if rules.game == "gonuts" else None
     model = turn_model(rules) if payouts is None else _gonuts(rules, payouts)
     checkpoint = _Checkpoint(out, rules)

@@ -1,1 +1,1 @@
-"""Tables shipped with gonuts-solve (installed as ``solver.tables``); see README.md here."""
+"""Tables shipped with gonuts-solve (installed as ``solver.shipped``); see README.md here."""

@@ -36,3 +36,8 @@ def summary2(table_dir):
 @pytest.fixture(scope="session")
 def rulebook3_small(table_dir):
     return _built(table_dir, preset("rulebook", players=3, target=12), "rb3s.npz")
+
+
+@pytest.fixture(scope="session")
+def rb2_path(table_dir, rulebook2):
+    return table_dir / "rb2.npz"

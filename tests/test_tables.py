@@ -1,0 +1,111 @@
+"""The .npz contract: round trip, integrity checks, refusals, atomic writes."""
+import json
+import zipfile
+
+import numpy as np
+import pytest
+
+from solver import tables
+from solver.errors import TableError
+from solver.rules import preset
+
+
+def _copy_arrays(t):
+    return {k: v.copy() for k, v in t.arrays.items()}
+
+
+def test_round_trip_preserves_arrays_and_meta(rulebook2, rb2_path, tmp_path):
+    path = tmp_path / "copy.npz"
+    tables.save(path, rulebook2.rules, _copy_arrays(rulebook2), rulebook2.meta["solver"], 5)
+    back = tables.load(path, expect=preset())
+    for k, v in rulebook2.arrays.items():
+        assert np.array_equal(back.arrays[k], v)
+    assert back.meta["checksum"] == rulebook2.meta["checksum"]
+    with np.load(path, allow_pickle=False) as z:       # numpy alone reads it
+        meta = json.loads(str(z["meta"][()]))
+        assert meta["schema"] == tables.SCHEMA and meta["rules"]["target"] == 50
+        assert z["start_win"].shape == (50, 50, 2)
+
+
+def test_detects_corruption(rulebook2, rb2_path, tmp_path):
+    src = rb2_path.read_bytes()
+    bad = bytearray(src)
+    bad[len(bad) // 2] ^= 0xFF
+    p = tmp_path / "bad.npz"
+    p.write_bytes(bytes(bad))
+    with pytest.raises(TableError):
+        tables.load(p)
+
+
+def test_detects_truncation(rulebook2, rb2_path, tmp_path):
+    src = rb2_path.read_bytes()
+    p = tmp_path / "short.npz"
+    p.write_bytes(src[: len(src) // 3])
+    with pytest.raises(TableError):
+        tables.load(p)
+
+
+def test_detects_tampered_values_by_checksum(rulebook2, rb2_path, tmp_path):
+    """A well-formed file whose numbers changed after it was written."""
+    p = tmp_path / "tampered.npz"
+    arrays = _copy_arrays(rulebook2)
+    with np.load(rb2_path, allow_pickle=False) as z:
+        meta = str(z["meta"][()])
+    arrays["start_win"][3, 4] = [0.5, 0.5]
+    np.savez(p, meta=np.array(meta), **arrays)
+    with pytest.raises(TableError, match="checksum"):
+        tables.load(p)
+
+
+def test_refuses_pickles_unknown_schema_and_foreign_files(rulebook2, rb2_path, tmp_path):
+    with np.load(rb2_path, allow_pickle=False) as z:
+        meta = json.loads(str(z["meta"][()]))
+    p = tmp_path / "pickle.npz"
+    np.savez(p, meta=np.array(json.dumps(meta)), start_win=np.array([{"a": 1}], dtype=object))
+    with pytest.raises(TableError, match="pickle"):
+        tables.load(p)
+    meta2 = dict(meta, schema=99)
+    p2 = tmp_path / "schema.npz"
+    np.savez(p2, meta=np.array(json.dumps(meta2)), **_copy_arrays(rulebook2))
+    with pytest.raises(TableError, match="schema"):
+        tables.load(p2)
+    p3 = tmp_path / "other.npz"
+    np.savez(p3, x=np.zeros(3))
+    with pytest.raises(TableError, match="not a gonuts-solve table"):
+        tables.load(p3)
+    p4 = tmp_path / "text.npz"
+    p4.write_text("hello")
+    with pytest.raises(TableError):
+        tables.load(p4)
+    with pytest.raises(TableError, match="no table"):
+        tables.load(tmp_path / "missing.npz")
+    with pytest.raises(TableError, match="not a file"):
+        tables.load(tmp_path)
+
+
+def test_save_checks_invariants_before_writing(rulebook2, rb2_path, tmp_path):
+    arrays = _copy_arrays(rulebook2)
+    arrays["roll"][49, 0, 3, 2] = True          # rolling where stopping already wins
+    p = tmp_path / "never.npz"
+    with pytest.raises(TableError, match="roll"):
+        tables.save(p, rulebook2.rules, arrays, {}, 5)
+    assert not p.exists() and not list(tmp_path.iterdir())
+
+
+def test_save_into_missing_folder_is_refused(rulebook2, rb2_path, tmp_path):
+    with pytest.raises(TableError, match="does not exist"):
+        tables.save(tmp_path / "no" / "t.npz", rulebook2.rules, _copy_arrays(rulebook2), {}, 5)
+
+
+def test_npz_is_a_zip_with_the_documented_members(rulebook2, rb2_path):
+    with zipfile.ZipFile(rb2_path) as z:
+        names = sorted(z.namelist())
+    assert names == sorted(f"{k}.npy" for k in ["meta", "start_win", "roll", "roll_win", "stop_win",
+                                                 "nuts_payout"])
+
+
+def test_refuses_other_rules(rulebook2, rb2_path):
+    with pytest.raises(TableError, match="summary"):
+        tables.load(rb2_path, expect=preset("summary"))
+    with pytest.raises(TableError, match="target"):
+        tables.load(rb2_path, expect=preset(target=40))
