@@ -255,8 +255,8 @@ def _advice_text(table, a):
                 f"{_pct(a.win_if_stop).strip()} if you stop")
     lines = [head, line]
     if N > 2:
-        lines.append("every player's chance (seats in turn order from you):")
-        lines.append("          " + "".join(f"{'seat ' + str(k):>10}" for k in range(N)))
+        lines.append("every player's chance, you and then the players after you in turn order:")
+        lines.append("          " + "".join(f"{'you' if k == 0 else '+' + str(k):>10}" for k in range(N)))
         for label, vec in (("if roll", a.all_if_roll), ("if stop", a.all_if_stop)):
             if vec is not None:
                 lines.append(f"{label:>10}" + "".join(f"{_pct(x):>10}" for x in vec))

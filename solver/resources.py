@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from .errors import GonutsError
 from .rules import Rules
 
-# Measured on the reference 2-core machine (bench/bench_solve.py): solver time per
-# start state and decision node, with the compiled kernel warm.
-SECONDS_PER_NODE = {2: 4e-8, 3: 5e-8, 4: 6e-8}
-COMPILE_SECONDS = 15.0
+# Measured with bench/bench_solve.py on the reference 2-core machine: solver time per
+# decision node (start state x turn points x live dice), compiled kernel warm.
+# 3 players 0.86 s and 4 players 46.5 s at target 50 give 5.4e-8 and 5.8e-8.
+SECONDS_PER_NODE = 6e-8
+SAVE_SECONDS_PER_BYTE = 2e-8
+BASE_BYTES = 250 * 2**20     # Python, numpy, scipy, numba and LLVM before any array
 
 
 @dataclass(frozen=True)
@@ -51,9 +53,9 @@ def estimate(rules: Rules) -> Estimate:
         mem += 2 * states * G * (D + 1) * 8         # roll_win and stop_win
     if N < 4:
         mem += states * G * (D + 1)                 # unpacked roll
-    mem = int(mem * 1.6)                            # compression buffers, copies on save
+    mem = int(mem * 1.6) + BASE_BYTES               # compression buffers, copies on save; the process
     nodes = states * (G + 1) / 2 * D
-    seconds = nodes * SECONDS_PER_NODE.get(N, 6e-8) * (1 if rules.game == "pig" else 11)
+    seconds = nodes * SECONDS_PER_NODE + mem * SAVE_SECONDS_PER_BYTE
     return Estimate(states, mem, seconds, available_memory())
 
 
