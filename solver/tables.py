@@ -26,6 +26,7 @@ from .rules import Rules
 SCHEMA = 1
 FORMAT = "gonuts-solve table"
 PACKED_FROM_PLAYERS = 4      # from this many players on, decisions are bit-packed
+SOLVER_KEYS = ("tolerance", "residual", "iterations", "converged")
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,11 @@ def _check(meta: dict, arrays: dict, where: str) -> Rules:
         rules = Rules.from_dict(meta["rules"])
     except (RulesError, KeyError, TypeError) as exc:
         raise TableError(f"{where}: its rules are not valid ({exc})") from None
+    flat = rules.to_dict()
+    if any(meta.get(k) != v for k, v in flat.items()):
+        raise TableError(f"{where}: the rules knobs in meta disagree with its rules object")
+    if any(meta.get(k) != meta.get("solver", {}).get(k) for k in SOLVER_KEYS):
+        raise TableError(f"{where}: the solver numbers in meta disagree with its solver object")
     D = meta.get("substates")
     if D != (1 if rules.game == "pig" else 5):
         raise TableError(f"{where}: substates {D!r} do not fit game {rules.game}")
@@ -140,6 +146,8 @@ def save(path, rules: Rules, arrays: dict, solver_meta: dict, substates: int) ->
         "game": rules.game, "players": rules.players, "target": rules.target,
         "substates": substates, "rules": rules.to_dict(), "preset": rules.preset_name(),
         "solver": solver_meta,
+        **rules.to_dict(),
+        **{k: solver_meta.get(k) for k in SOLVER_KEYS},
         "arrays": {k: {"dtype": v.dtype.str, "shape": list(v.shape)} for k, v in arrays.items()},
     }
     _check(meta, arrays, str(path))
