@@ -167,3 +167,15 @@ def test_corrupted_table_is_refused(tmp_path):
 def test_help(cmd):
     p = run(*([cmd] if cmd else []), "--help", check_ok=True)
     assert "Usage" in p.stdout
+
+
+def test_advise_four_players_on_demand_uses_packed_decisions(cache):
+    args = ("advise", "--scores", "1,2,3,4", "--turn", "2", "--dice", "3", "--target", "8", "--json")
+    out = json.loads(run(*args, cache=cache, check_ok=True).stdout)
+    assert len(out["players_if_roll"]) == 4 and sum(out["players_if_roll"]) == pytest.approx(1.0, abs=1e-12)
+    assert (out["action"] == "roll") == (out["win_if_roll"] > out["win_if_stop"])
+    with np.load(next(cache.glob("gonuts-4p-t8-rulebook.npz")), allow_pickle=False) as z:
+        assert "roll_bits" in z.files and "roll" not in z.files
+        bits = z["roll_bits"][1, 2, 3, 4]
+        roll = np.unpackbits(bits, count=8 * 6).reshape(8, 6).astype(bool)   # the documented one-liner
+    assert roll[2, 3] == (out["action"] == "roll")
