@@ -119,16 +119,16 @@ class _Progress:
             self.bar.__exit__(None, None, None)
 
 
-def _build_with_progress(rules, out, resume=False, force=False, quiet=False):
+def _build_with_progress(rules, out, resume=False, force=False, quiet=False, checkpoint_every=20.0):
     from solver import build as builder
     from solver.resources import check_fits
-    builder.check_destination(out)
+    builder.check_destination(out, rules, resume)
     est = check_fits(rules, force=force)
     if not quiet:
         click.echo(f"building {rules.describe()}: {est.summary()}", err=True)
     bar = _Progress("solving") if not quiet else None
     try:
-        return builder.build(rules, out, progress=bar, resume=resume)
+        return builder.build(rules, out, progress=bar, resume=resume, checkpoint_every=checkpoint_every)
     finally:
         if bar:
             bar.close()
@@ -175,14 +175,17 @@ def cli():
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Where to write the table. [default: ./<game>-<N>p-t<target>-<rules>.npz]")
 @click.option("--resume", is_flag=True, help="Continue an interrupted build of the same --out from its checkpoint.")
+@click.option("--checkpoint-every", type=click.FloatRange(0, None), default=20.0, show_default=True,
+              metavar="SECONDS", help="Save finished layers for --resume at most this often.")
 @click.option("--force", is_flag=True, help="Build even when the estimate says it will not fit in memory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-def build(game, players, target, preset_name, faces, dog, speed, out, resume, force, as_json):
+def build(game, players, target, preset_name, faces, dog, speed, out, resume, checkpoint_every, force, as_json):
     """Solve a game for optimal play and write its table (.npz)."""
     from solver.build import table_name
     rules = _make_rules(_asked(game, players, target, preset_name, faces, dog, speed))
     out = out or table_name(rules)
-    rep = _build_with_progress(rules, out, resume=resume, force=force, quiet=as_json)
+    rep = _build_with_progress(rules, out, resume=resume, force=force, quiet=as_json,
+                               checkpoint_every=checkpoint_every)
     summary = {"path": str(rep.path), "rules": rules.to_dict(), "seconds": round(rep.seconds, 4),
                "iterations": rep.iterations, "residual": rep.residual, "converged": rep.converged,
                "first_player_win": rep.first_player_win}
@@ -290,6 +293,41 @@ def info(path, as_json):
     click.echo(f"  integrity  schema {t.meta['schema']}, {t.meta['checksum'][:23]}... verified")
 
 
+@cli.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--tol", type=float, default=None,
+              help="Largest Bellman error accepted. [default: the table's tolerance, at least 1e-12]")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def verify(path, tol, as_json):
+    """Recheck every state of a table by an independent Bellman operator.
+
+    Exits 1 when the largest error exceeds the tolerance or any decision differs
+    from the optimal one by more than a tie (1e-9).
+    """
+    from solver import tables
+    from solver.verify import verify as verify_table
+    t = tables.load(path)
+    bar = _Progress("verifying") if not as_json and t.players >= 3 else None
+    try:
+        rep = verify_table(t, tolerance=tol, progress=bar)
+    finally:
+        if bar:
+            bar.close()
+    if as_json:
+        click.echo(json.dumps(rep.to_dict()))
+    else:
+        extra = ""
+        if rep.action_error is not None:
+            extra += f", roll_win/stop_win error {rep.action_error:.1e}"
+        if rep.payout_error is not None:
+            extra += f", payout error {rep.payout_error:.1e}"
+        click.echo(f"{path}: {rep.states:,} states; largest Bellman error {rep.value_error:.1e}{extra}; "
+                   f"{rep.disagreements} policy disagreements beyond ties ({rep.ties} ties); tolerance "
+                   f"{rep.tolerance:.0e}: {'OK' if rep.ok else 'FAILED'}")
+    if not rep.ok:
+        raise TableError(f"{path} failed verification")
+
+
 # -- entry point ---------------------------------------------------------------------------------
 
 def _one_line(msg) -> str:
@@ -309,8 +347,10 @@ def main(argv=None):
         click.echo(f"gonuts-solve: error: {_one_line(exc.format_message())}", err=True)
         sys.exit(EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code or EXIT_REFUSED)
     except GonutsError as exc:
-        click.echo(f"gonuts-solve: error: {_one_line(exc)}", err=True)
-        sys.exit(EXIT_REFUSED)
+        from solver.build import BuildInterrupted
+        click.echo(f"gonuts-solve: {'' if isinstance(exc, BuildInterrupted) else 'error: '}{_one_line(exc)}",
+                   err=True)
+        sys.exit(130 if isinstance(exc, BuildInterrupted) else EXIT_REFUSED)
     except MemoryError:
         click.echo("gonuts-solve: error: out of memory", err=True)
         sys.exit(EXIT_REFUSED)

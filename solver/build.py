@@ -8,11 +8,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import tables
-from .errors import TableError
+from .errors import GonutsError, TableError
 from .rules import Rules
 
 
@@ -50,8 +51,8 @@ def find_table(rules: Rules) -> Path | None:
     return None
 
 
-def check_destination(out) -> Path:
-    """Refuse, before any work, a destination that cannot be written."""
+def check_destination(out, rules: Rules | None = None, resume: bool = False) -> Path:
+    """Refuse, before any work, a destination that cannot be written or a resume with nothing to resume."""
     out = Path(out)
     folder = out.parent if str(out.parent) else Path(".")
     if not folder.is_dir():
@@ -60,6 +61,8 @@ def check_destination(out) -> Path:
         raise TableError(f"cannot write {out}: it is a folder")
     if not os.access(folder, os.W_OK):
         raise TableError(f"cannot write {out}: folder {folder} is not writable")
+    if resume and not _Checkpoint(out, rules, 0).path.is_file():
+        raise TableError(f"nothing to resume: no checkpoint for {out}")
     return out
 
 
@@ -74,19 +77,32 @@ class BuildReport:
     first_player_win: float
 
 
-def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | None = None) -> BuildReport:
-    """Solve the game the rules describe and write its table to ``out``."""
+def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | None = None,
+          checkpoint_every: float = 20.0) -> BuildReport:
+    """Solve the game the rules describe and write its table to ``out``.
+
+    While it runs, the finished layers are saved beside ``out`` (a hidden
+    ``.checkpoint.npz``) at most every ``checkpoint_every`` seconds, and at once
+    on an interruption; ``resume=True`` continues from there. The checkpoint is
+    removed when the table is written.
+    """
     from .engine import TOLERANCE, solve
     from .turn import turn_model
     from .payout import nuts_payout_table
 
-    out = check_destination(out)
+    out = check_destination(out, rules, resume)
     payouts = nuts_payout_table(rules) if rules.game == "gonuts" else None
     model = turn_model(rules) if payouts is None else _gonuts(rules, payouts)
-    checkpoint = _Checkpoint(out, rules)
+    checkpoint = _Checkpoint(out, rules, checkpoint_every)
     state = checkpoint.load() if resume else None
-    result = solve(model, rules.players, rules.target, tol=tol or TOLERANCE, progress=progress,
-                   resume=state, checkpoint=checkpoint.save)
+    try:
+        result = solve(model, rules.players, rules.target, tol=tol or TOLERANCE, progress=progress,
+                       resume=state, checkpoint=checkpoint.save)
+    except KeyboardInterrupt:
+        saved = checkpoint.flush()
+        raise BuildInterrupted(f"interrupted; {saved} layers of the solve are saved: run the same build "
+                               "with --resume to continue" if saved else "interrupted before any layer "
+                               "finished") from None
     arrays = {"start_win": result.start_win}
     if rules.players >= tables.PACKED_FROM_PLAYERS:
         arrays["roll_bits"] = result.roll_bits
@@ -113,26 +129,35 @@ def _gonuts(rules, payouts):
     return gonuts_turn(rules, payouts)
 
 
+class BuildInterrupted(GonutsError):
+    """A build stopped by the user; its finished layers are in the checkpoint."""
+
+
 class _Checkpoint:
     """Per-layer progress of a long build, kept beside the output until the table is written."""
 
-    EVERY_SECONDS = 20.0
-
-    def __init__(self, out: Path, rules: Rules):
+    def __init__(self, out: Path, rules: Rules, every: float):
         self.path = out.parent / f".{out.name}.checkpoint.npz"
         self.rules = rules
-        self._last = None
+        self.every = every
+        self._last = time.monotonic()
+        self._latest = None
+        self._written = None
 
     def save(self, state: dict):
-        import time
+        """Called after every layer; writes when ``every`` seconds have passed since the last write."""
+        self._latest = state
+        if time.monotonic() - self._last >= self.every:
+            self._write(state)
+
+    def flush(self) -> int:
+        """Write the latest finished layer now. Returns the number of layers saved."""
+        if self._latest is not None and self._written != self._latest["layers_done"]:
+            self._write(self._latest)
+        return self._written or 0
+
+    def _write(self, state: dict):
         import numpy as np
-        now = time.monotonic()
-        if self._last is None:
-            self._last = now
-            return
-        if now - self._last < self.EVERY_SECONDS:
-            return
-        self._last = now
         tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
         with open(tmp, "wb") as fh:
             np.savez(fh, rules=np.array(json.dumps(self.rules.to_dict(), sort_keys=True)),
@@ -140,6 +165,8 @@ class _Checkpoint:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, self.path)
+        self._last = time.monotonic()
+        self._written = int(state["layers_done"])
 
     def load(self):
         import numpy as np

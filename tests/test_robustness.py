@@ -1,0 +1,124 @@
+"""Tables you can trust: interrupted builds leave no partial table and resume to the identical result;
+verify catches wrong tables; builds that cannot fit are refused."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver import build as builder, tables
+from solver.errors import TableError
+from solver.rules import preset
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES4 = preset(players=4, target=30)
+
+
+@pytest.fixture(scope="module")
+def reference4(tmp_path_factory):
+    path = tmp_path_factory.mktemp("ref") / "ref.npz"
+    builder.build(RULES4, path)
+    return tables.load(path)
+
+
+def _cli(*args, **kw):
+    return subprocess.Popen([sys.executable, "-m", "cli", *map(str, args)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kw)
+
+
+def _wait_for(path, proc, seconds=120):
+    t0 = time.monotonic()
+    while not path.exists():
+        assert proc.poll() is None, "the build ended before its first checkpoint"
+        assert time.monotonic() - t0 < seconds, "no checkpoint appeared"
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
+def test_interrupted_build_leaves_no_table_and_resumes_identically(sig, tmp_path, reference4):
+    out = tmp_path / "t4.npz"
+    ckpt = tmp_path / ".t4.npz.checkpoint.npz"
+    args = ("build", "--players", 4, "--target", 30, "--out", out, "--checkpoint-every", 0.1)
+    proc = _cli(*args)
+    _wait_for(ckpt, proc)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode != 0
+    assert not out.exists()                                     # nothing under the target name
+    assert "Traceback" not in err
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130 and "--resume" in err
+        assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    done = subprocess.run([sys.executable, "-m", "cli", *map(str, args), "--resume"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert not ckpt.exists()
+    resumed = tables.load(out, expect=RULES4)
+    for name, arr in reference4.arrays.items():
+        assert np.array_equal(resumed.arrays[name], arr), name
+    assert resumed.meta["checksum"] == reference4.meta["checksum"]
+
+
+def test_resume_without_checkpoint_is_refused(tmp_path):
+    p = subprocess.run([sys.executable, "-m", "cli", "build", "--target", "5", "--out", tmp_path / "x.npz",
+                        "--resume"], cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 1 and "nothing to resume" in p.stderr and len(p.stderr.splitlines()) == 1
+
+
+def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
+    t = tables.load(ROOT / "tables" / "gonuts-2p-t50-rulebook.npz")
+    out = tmp_path / "t.npz"
+
+    def broken(fh, **arrays):
+        fh.write(b"PK\x03\x04 half a table")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(np, "savez_compressed", broken)
+    with pytest.raises(TableError, match="No space"):
+        tables.save(out, t.rules, dict(t.arrays), t.meta["solver"], 5)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_build_that_cannot_fit_is_refused_with_the_estimate():
+    p = subprocess.run([sys.executable, "-m", "cli", "build", "--players", "4", "--target", "150", "--out",
+                        "/tmp/never.npz"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1
+    assert "GiB" in p.stderr and "--force" in p.stderr and len(p.stderr.splitlines()) == 1
+    assert not Path("/tmp/never.npz").exists()
+
+
+def _resave(t, path, **changes):
+    arrays = {k: v.copy() for k, v in t.arrays.items()}
+    for name, (index, value) in changes.items():
+        arrays[name][index] = value
+    tables.save(path, t.rules, arrays, t.meta["solver"], t.substates)
+    return path
+
+
+def test_verify_passes_a_good_table_and_fails_wrong_ones(tmp_path):
+    good = ROOT / "tables" / "gonuts-2p-t50-rulebook.npz"
+    ok = subprocess.run([sys.executable, "-m", "cli", "verify", good, "--json"], cwd=ROOT, capture_output=True,
+                        text=True)
+    rep = json.loads(ok.stdout)
+    assert ok.returncode == 0 and rep["ok"] and rep["value_error"] < 1e-12 and rep["disagreements"] == 0
+    t = tables.load(good)
+    roll = t.arrays["roll"]
+    # A decision flipped where the two actions are far apart; a value nudged by 1e-6.
+    rw, sw = t.arrays["roll_win"], t.arrays["stop_win"]
+    gap = np.where(roll, rw - sw, -1.0)
+    i = np.unravel_index(np.argmax(gap), gap.shape)
+    assert gap[i] > 1e-3
+    bad_policy = _resave(t, tmp_path / "flip.npz", roll=(i, False))
+    bad_value = _resave(t, tmp_path / "value.npz", start_win=((20, 30), t.arrays["start_win"][20, 30] + [1e-6, -1e-6]))
+    for path, field in ((bad_policy, "disagreements"), (bad_value, "value_error")):
+        p = subprocess.run([sys.executable, "-m", "cli", "verify", path, "--json"], cwd=ROOT,
+                           capture_output=True, text=True)
+        assert p.returncode == 1
+        rep = json.loads(p.stdout)
+        assert not rep["ok"] and rep[field] >= (1 if field == "disagreements" else 1e-7)
+        assert len(p.stderr.splitlines()) == 1 and "failed verification" in p.stderr
