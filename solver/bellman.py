@@ -60,12 +60,15 @@ class Backup:
     stop_vec: np.ndarray | None = None
 
 
-def bellman(rules, payouts, W, states, keep_vectors=False) -> Backup:
+def bellman(rules, payouts, W, states, keep_vectors=False, fixed=None) -> Backup:
     """Apply the Bellman operator to start states ``states`` (flat indices) given W ((G,)*N + (N,)).
 
-    Conventions match the tables: where s0 + t >= G the state is a win (both
-    values 1, roll False); the opening (0, start) is a forced roll and its stop
-    value is that of passing; sub-state 0 is unused (0).
+    W holds the start-of-turn values of the player who moves next (for optimal
+    play, the same table). Conventions match the tables: where s0 + t >= G the
+    state is a win (both values 1, roll False); the opening (0, start) is a
+    forced roll and its stop value is that of passing; sub-state 0 is unused
+    (0). With ``fixed`` ((B, G, D+1) bool) the decisions are taken from it
+    instead of being greedy: the operator of that policy.
     """
     N, G = rules.players, rules.target
     D, rolls = _roll_table(rules)
@@ -108,7 +111,12 @@ def bellman(rules, payouts, W, states, keep_vectors=False) -> Backup:
                     r += p * (V[(t + x, dst)] if t + x < G else e0)
             st = C[:, t]
             forced = t == 0 and n == D
-            choose = np.ones(B, bool) if forced else r[:, 0] > st[:, 0]
+            if forced:
+                choose = np.ones(B, bool)
+            elif fixed is not None:
+                choose = fixed[:, t, n].copy()
+            else:
+                choose = r[:, 0] > st[:, 0]
             v = np.where(choose[:, None], r, st)
             v[win] = e0
             roll[:, t, n] = choose & ~win
@@ -148,3 +156,26 @@ def plain_value_iteration(rules, payouts=None, tol=1e-12, max_sweeps=100_000, ch
         W = newW
         roll = np.concatenate(rolls).reshape((G,) * N + rolls[0].shape[1:])
     return W, roll, sweeps, residual
+
+
+def plain_policy_evaluation(rules, rolls, payouts=None, tol=1e-13, max_sweeps=100_000):
+    """Win probabilities when seat a always follows ``rolls[a]`` ((G,)*N + (G, D+1) bool).
+
+    Jacobi sweeps of V_a <- T_{rolls[a]}(V_{a+1}) from 1/N, to a max change of
+    ``tol``. Returns (V, sweeps) with V[a] the values when seat a is to move.
+    """
+    N, G = rules.players, rules.target
+    if rules.game != "pig" and payouts is None:
+        from .payout import nuts_payout_table
+        payouts = nuts_payout_table(rules)
+    S = G ** N
+    V = np.full((N, S, N), 1.0 / N)
+    flat = [np.asarray(r).reshape(S, G, -1) for r in rolls]
+    for sweep in range(1, max_sweeps + 1):
+        newV = np.stack([bellman(rules, payouts, V[(a + 1) % N], np.arange(S), fixed=flat[a]).value
+                         for a in range(N)])
+        change = float(np.abs(newV - V).max())
+        V = newV
+        if change <= tol:
+            break
+    return V, sweep

@@ -1,53 +1,277 @@
-"""Policies as values: each is a callable ``(scores, turn, dice) -> bool array`` (True = roll).
+"""Policies as values.
 
-``scores`` is an (M, N) integer array of banked scores in turn order from the
-player to move, ``turn`` and ``dice`` are (M,) arrays. Simulation and exact
-evaluation both take policies in this form.
+A policy decides, at a decision state, whether the player to move rolls. Every
+policy here offers two views of itself:
+
+* ``decide(scores, turn, dice) -> bool array``: vectorised (``scores`` is an
+  (M, N) integer array in turn order from the player to move, ``turn`` and
+  ``dice`` are (M,) arrays; True = roll). The simulator calls this.
+* ``bits(G, N, D)``: its decision at every state of a game, packed like a
+  table's ``roll_bits``, ``(G**N, ceil(G*(D+1)/8))`` uint8. Exact evaluation
+  reads this.
+
+Named policies (``parse``): ``optimal`` (a table), ``hold:K`` (stop once the
+turn holds K points), ``hold:K/D`` (also stop with D or fewer live dice),
+``dice:K1-K2-K3-K4-K5`` (stop at K_n points with n live dice), ``maxpoints`` (the
+turn policy that maximises expected points per turn, ignoring scores), a path
+to an ``.npz`` table, or a Python callable ``module:function`` /
+``file.py:function`` taking ``(scores, turn, dice)`` (scores a tuple in turn
+order from the player to move) and returning a bool. Every policy stops when
+stopping reaches the target: such a state is a win.
 """
 from __future__ import annotations
 
+import importlib
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 
+from .errors import GonutsError
 from .tables import Table
 
 
-class TablePolicy:
-    """Optimal play read from a table's ``roll`` (or ``roll_bits``)."""
+class PolicyError(GonutsError):
+    """A policy that cannot be built or that misbehaves."""
 
-    def __init__(self, table: Table):
-        self.table = table
-        self.G = table.target
-        self.D = table.substates
-        self.roll = table.arrays.get("roll")
-        self.bits = table.arrays.get("roll_bits")
-        self.name = "optimal"
 
-    def __call__(self, scores, turn, dice):
-        scores = np.asarray(scores)
-        turn = np.asarray(turn)
-        dice = np.asarray(dice)
-        inside = scores[:, 0] + turn < self.G
-        out = np.zeros(len(turn), dtype=bool)
-        idx = tuple(scores[inside].T)
-        tt, nn = turn[inside], dice[inside]
-        if self.roll is not None:
-            out[inside] = self.roll[idx + (tt, nn)]
-        else:
-            q = tt * (self.D + 1) + nn
-            out[inside] = (self.bits[idx + (q >> 3,)] & (128 >> (q & 7))) != 0
+def _nbytes(G, D):
+    return -(-G * (D + 1) // 8)
+
+
+def unpack_bits(bits, G, N, D) -> np.ndarray:
+    """Packed decisions -> (G,)*N + (G, D+1) bool."""
+    return np.unpackbits(bits, axis=-1, count=G * (D + 1)).reshape((G,) * N + (G, D + 1)).astype(bool)
+
+
+class Policy:
+    name = "policy"
+
+    def decide(self, scores, turn, dice):
+        raise NotImplementedError
+
+    __call__ = lambda self, scores, turn, dice: self.decide(scores, turn, dice)  # noqa: E731
+
+    def bits(self, G: int, N: int, D: int) -> np.ndarray:
+        """Decisions at every state, by calling ``decide`` on them in chunks."""
+        S = G ** N
+        out = np.zeros((S, _nbytes(G, D)), dtype=np.uint8)
+        tn = np.array([(t, n) for t in range(G) for n in range(1, D + 1)])
+        step = max(1, 200_000 // len(tn))
+        for lo in range(0, S, step):
+            idx = np.arange(lo, min(S, lo + step))
+            scores = np.array(np.unravel_index(idx, (G,) * N)).T
+            rows = np.repeat(np.arange(len(idx)), len(tn))
+            sc = scores[rows]
+            t = np.tile(tn[:, 0], len(idx))
+            n = np.tile(tn[:, 1], len(idx))
+            live = sc[:, 0] + t < G
+            roll = np.zeros(len(rows), dtype=bool)
+            roll[live] = self.decide(sc[live], t[live], n[live])
+            grid = np.zeros((len(idx), G, D + 1), dtype=bool)
+            grid[rows, t, n] = roll
+            out[lo:lo + len(idx)] = np.packbits(grid.reshape(len(idx), -1), axis=1)
         return out
 
 
-class HoldPolicy:
-    """``hold:K`` (stop at K turn points) or ``hold:K/D`` (also stop with D or fewer live dice)."""
+class BitsPolicy(Policy):
+    """A policy given by packed decisions over every state (what everything compiles to)."""
 
-    def __init__(self, k: int, target: int, dice: int | None = None):
-        self.k, self.target, self.dice = k, target, dice
-        self.name = f"hold:{k}" + (f"/{dice}" if dice is not None else "")
+    def __init__(self, bits, G, N, D, name="table"):
+        self._bits = np.asarray(bits, dtype=np.uint8).reshape(G ** N, _nbytes(G, D))
+        self.G, self.N, self.D, self.name = G, N, D, name
 
-    def __call__(self, scores, turn, dice):
+    def decide(self, scores, turn, dice):
         scores, turn, dice = np.asarray(scores), np.asarray(turn), np.asarray(dice)
-        roll = (turn < self.k) & (scores[:, 0] + turn < self.target)
-        if self.dice is not None:
-            roll &= dice > self.dice
-        return roll
+        inside = scores[:, 0] + turn < self.G
+        out = np.zeros(len(turn), dtype=bool)
+        idx = np.ravel_multi_index(tuple(scores[inside].T), (self.G,) * self.N)
+        q = turn[inside] * (self.D + 1) + dice[inside]
+        out[inside] = (self._bits[idx, q >> 3] & (128 >> (q & 7))) != 0
+        return out
+
+    def bits(self, G, N, D):
+        if (G, N, D) != (self.G, self.N, self.D):
+            raise PolicyError(f"policy {self.name} is for {self.N} players, target {self.G}, not {N} and {G}")
+        return self._bits
+
+
+class TablePolicy(BitsPolicy):
+    """Optimal play read from a table."""
+
+    def __init__(self, table: Table, name="optimal"):
+        G, N, D = table.target, table.players, table.substates
+        if "roll_bits" in table.arrays:
+            bits = table.arrays["roll_bits"]
+        else:
+            bits = np.packbits(table.arrays["roll"].reshape(G ** N, -1), axis=1)
+        super().__init__(bits, G, N, D, name)
+        self.table = table
+
+
+class TurnRule(Policy):
+    """A decision that depends only on the turn (points, live dice) and on whether stopping wins."""
+
+    def __init__(self, roll_tn, target, name):
+        self.roll_tn = np.asarray(roll_tn, dtype=bool)     # (T, D+1): roll at (t, n), T >= target
+        self.target, self.name = target, name
+
+    def decide(self, scores, turn, dice):
+        scores, turn, dice = np.asarray(scores), np.asarray(turn), np.asarray(dice)
+        tt = np.minimum(turn, self.roll_tn.shape[0] - 1)
+        return self.roll_tn[tt, dice] & (scores[:, 0] + turn < self.target)
+
+    def bits(self, G, N, D):
+        t = np.arange(G)[:, None]
+        per_s0 = np.array([np.packbits((self.roll_tn[:G, :D + 1] & (s0 + t < G)).ravel()) for s0 in range(G)])
+        return per_s0[np.arange(G ** N) // G ** (N - 1)]
+
+
+def thresholds(ks, target, D, name):
+    """Stop at ks[n-1] points with n live dice (and whenever stopping wins)."""
+    t = np.arange(target)[:, None]
+    k = np.concatenate([[0], np.asarray(ks)])[None, :]
+    return TurnRule(t < k, target, name)
+
+
+def hold(k, target, D, dice=None):
+    ks = [k if (dice is None or n > dice) else 0 for n in range(1, D + 1)]
+    return thresholds(ks, target, D, f"hold:{k}" + (f"/{dice}" if dice is not None else ""))
+
+
+def maxpoints(rules, D):
+    """The turn policy that maximises expected points banked per turn, ignoring scores.
+
+    Solved on the game's own turn model with gain distributions uncut (cap
+    4000): V(t, n) = max(t, E[roll]) by backward induction from a horizon H at
+    which the player stops; H doubles until the decisions below the target no
+    longer change.
+    """
+    import dataclasses
+
+    from .turn import turn_model
+    big = turn_model(dataclasses.replace(rules, target=4000)) if rules.game == "gonuts" else None
+    model = big if big is not None else turn_model(dataclasses.replace(rules, target=4000))
+    means = model.dists @ np.arange(model.dists.shape[1])
+    prev = None
+    H = 4 * rules.target + 200
+    while True:
+        roll = _maxpoints_decisions(model, means, H)[:rules.target]
+        if prev is not None and np.array_equal(roll, prev):
+            return TurnRule(roll, rules.target, "maxpoints")
+        if H > 200_000:
+            raise PolicyError("maxpoints: expected points do not settle; the turn never needs to end")
+        prev, H = roll, 2 * H
+
+
+def _maxpoints_decisions(model, means, H):
+    D = model.substates
+    V = np.tile(np.arange(H + 8, dtype=float)[:, None], (1, D + 1))
+    roll = np.zeros((H, D + 1), dtype=bool)
+    mv, en = model.moves, model.endings
+    for t in range(H - 1, -1, -1):
+        for n in range(1, D + 1):
+            m = mv[mv["src"] == n]
+            e = en[en["src"] == n]
+            r = float((m["p"] * V[np.minimum(t + m["da"], H + 7), m["dst"]]).sum())
+            r += float((e["p"] * (means[e["dist"]] + np.where(e["rel"], t, 0))).sum())
+            roll[t, n] = r > t
+            V[t, n] = max(r, float(t))
+    return roll
+
+
+class CallablePolicy(Policy):
+    """A user's Python function ``f(scores, turn, dice) -> bool``, scores a tuple in turn order."""
+
+    def __init__(self, fn, name):
+        self.fn, self.name = fn, name
+
+    def decide(self, scores, turn, dice):
+        if getattr(self.fn, "vectorized", False):
+            out = np.asarray(self.fn(scores, turn, dice))
+            if out.shape != np.shape(turn) or out.dtype != bool:
+                raise PolicyError(f"policy {self.name} returned {out.dtype}{out.shape}, expected bool{np.shape(turn)}")
+            return out
+        out = np.empty(len(turn), dtype=bool)
+        for i, (s, t, n) in enumerate(zip(map(tuple, np.asarray(scores).tolist()), np.asarray(turn).tolist(),
+                                          np.asarray(dice).tolist())):
+            try:
+                v = self.fn(s, t, n)
+            except Exception as exc:
+                raise PolicyError(f"policy {self.name} raised {type(exc).__name__}: {exc} at scores {s}, "
+                                  f"turn {t}, dice {n}") from None
+            if isinstance(v, (bool, np.bool_)) or (isinstance(v, (int, np.integer)) and v in (0, 1)):
+                out[i] = bool(v)
+            else:
+                raise PolicyError(f"policy {self.name} returned {v!r} (not True/False) at scores {s}, "
+                                  f"turn {t}, dice {n}")
+        return out
+
+
+def load_callable(spec: str):
+    """``module:function`` or ``path/to/file.py:function``."""
+    target, _, attr = spec.rpartition(":")
+    try:
+        if target.endswith(".py"):
+            path = Path(target)
+            if not path.is_file():
+                raise PolicyError(f"policy {spec}: no file {target}")
+            modspec = importlib.util.spec_from_file_location(f"_gonuts_policy_{path.stem}", path)
+            module = importlib.util.module_from_spec(modspec)
+            modspec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(target)
+    except PolicyError:
+        raise
+    except Exception as exc:
+        raise PolicyError(f"policy {spec}: cannot load {target} ({type(exc).__name__}: {exc})") from None
+    fn = getattr(module, attr, None)
+    if not callable(fn):
+        raise PolicyError(f"policy {spec}: {target} has no function {attr!r}")
+    return fn
+
+
+def parse(spec: str, rules, D: int, optimal=None) -> Policy:
+    """A policy from its name. ``optimal()`` returns the table for the rules when asked for."""
+    from . import tables
+    spec = spec.strip()
+    G = rules.target
+    if spec == "optimal":
+        if optimal is None:
+            raise PolicyError("no optimal table available")
+        return TablePolicy(optimal())
+    if spec == "maxpoints":
+        return maxpoints(rules, D)
+    if spec.startswith("hold:"):
+        body = spec[5:]
+        k, _, d = body.partition("/")
+        k = _int(k, spec, "K", 1, G)
+        dice = _int(d, spec, "D", 0, D - 1) if d else None
+        return hold(k, G, D, dice)
+    if spec.startswith("dice:"):
+        parts = spec[5:].split("-")
+        if len(parts) != D:
+            raise PolicyError(f"policy {spec}: give {D} thresholds, one per number of live dice (1..{D})")
+        ks = [_int(x, spec, "threshold", 0, G) for x in parts]
+        if max(ks) < 1:
+            raise PolicyError(f"policy {spec}: a player who never rolls never scores")
+        return thresholds(ks, G, D, spec)
+    if spec.endswith(".npz"):
+        t = tables.load(spec)
+        if (t.rules.game, t.players, t.target) != (rules.game, rules.players, G):
+            raise PolicyError(f"policy {spec} is a table for {t.rules.describe()}, not {rules.describe()}")
+        return TablePolicy(t, name=spec)
+    if ":" in spec:
+        return CallablePolicy(load_callable(spec), spec)
+    raise PolicyError(f"unknown policy {spec!r}: use optimal, maxpoints, hold:K, hold:K/D, dice:K1-...-K{D}, "
+                      "a table .npz, or module:function")
+
+
+def _int(text, spec, what, lo, hi):
+    try:
+        v = int(text)
+    except ValueError:
+        raise PolicyError(f"policy {spec}: {what} must be a whole number, not {text!r}") from None
+    if not lo <= v <= hi:
+        raise PolicyError(f"policy {spec}: {what} must be from {lo} to {hi}, not {v}")
+    return v
