@@ -328,6 +328,144 @@ def verify(path, tol, as_json):
         raise TableError(f"{path} failed verification")
 
 
+def _policy_game(asked, specs, table_path):
+    """Rules and (lazily) the optimal table for a list of policies."""
+    from solver import tables
+    if table_path:
+        table = tables.load(table_path)
+        _check_against(table, asked)
+        return table.rules, (lambda: table), table
+    rules = _make_rules(asked, asked.get("players") or (len(specs) if 2 <= len(specs) <= 4 else 2))
+    holder = {}
+
+    def optimal():
+        if "t" not in holder:
+            holder["t"] = _load_for({**asked, "players": rules.players}, rules.players)
+        return holder["t"]
+    return rules, optimal, None
+
+
+def _split_policies(text):
+    specs = [p.strip() for p in text.split(",") if p.strip()]
+    if not specs:
+        raise click.BadParameter("give one policy per seat, comma-separated", param_hint="--policies")
+    return specs
+
+
+policies_option = click.option(
+    "--policies", required=True, metavar="P1,P2,...",
+    help="One policy per seat, in seat order (seat 1 moves first): optimal, maxpoints, hold:K, "
+         "hold:K/D, dice:K1-K2-K3-K4-K5, a table .npz, or module:function / file.py:function.")
+
+
+@cli.command()
+@policies_option
+@click.option("--both-orders", is_flag=True, help="Also average over which seat moves first.")
+@click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
+              help="The optimal table to use for 'optimal' (and whose rules to play).")
+@rules_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def evaluate(policies, both_orders, table_path, game, players, target, preset_name, faces, dog, speed, as_json):
+    """Exact win probability of each seat when each follows its own policy (no sampling)."""
+    from solver.strategy import evaluate_policies, resolve
+    specs = _split_policies(policies)
+    asked = _asked(game, players, target, preset_name, faces, dog, speed)
+    rules, optimal, table = _policy_game(asked, specs, table_path)
+    pols = resolve(specs, rules, optimal)
+    ev = evaluate_policies(rules, pols, table=table or _maybe(optimal, specs))
+    win = ev.win_both_orders if both_orders else ev.win
+    turns = ev.expected_turns_both_orders if both_orders else ev.expected_turns
+    if as_json:
+        out = {"policies": specs, "rules": rules.to_dict(), "win": [float(x) for x in ev.win],
+               "expected_turns": ev.expected_turns}
+        if both_orders:
+            out["win_both_orders"] = [float(x) for x in ev.win_both_orders]
+            out["expected_turns_both_orders"] = ev.expected_turns_both_orders
+        click.echo(json.dumps(out))
+        return
+    how = "averaged over who moves first" if both_orders else "seat 1 moves first"
+    click.echo(f"{rules.describe()}; exact, {how}:")
+    for i, (spec, w) in enumerate(zip(specs, win)):
+        click.echo(f"  seat {i + 1}  {spec:<24} wins {100 * w:7.3f}%")
+    click.echo(f"  expected game length: {turns:.2f} turns")
+
+
+def _maybe(optimal, specs):
+    return optimal() if "optimal" in specs else None
+
+
+@cli.command()
+@policies_option
+@click.option("--games", type=click.IntRange(1, 100_000_000), default=100_000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of numpy's random generator.")
+@click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
+              help="The optimal table to use for 'optimal' (and whose rules to play).")
+@rules_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def simulate(policies, games, seed, table_path, game, players, target, preset_name, faces, dog, speed, as_json):
+    """Play whole games literally, dice by dice and dog die by dog die; win rates with 95% intervals."""
+    from solver.strategy import resolve, simulate_policies
+    specs = _split_policies(policies)
+    asked = _asked(game, players, target, preset_name, faces, dog, speed)
+    rules, optimal, _ = _policy_game(asked, specs, table_path)
+    pols = resolve(specs, rules, optimal)
+    bar = None if as_json else _Progress("playing")
+    try:
+        rep = simulate_policies(rules, pols, games, seed, progress=bar)
+    finally:
+        if bar:
+            bar.close()
+    if as_json:
+        click.echo(json.dumps({"policies": specs, "rules": rules.to_dict(), "games": games, "seed": seed,
+                               "win": [float(x) for x in rep.win], "stderr": [float(x) for x in rep.stderr],
+                               "mean_turns": rep.turns, "seconds": rep.seconds}))
+        return
+    click.echo(f"{rules.describe()}; {games:,} games, seed {seed}, seat 1 moves first:")
+    for i, (spec, w, se) in enumerate(zip(specs, rep.win, rep.stderr)):
+        click.echo(f"  seat {i + 1}  {spec:<24} wins {100 * w:7.3f}%  "
+                   f"(95% interval {100 * (w - 1.96 * se):.3f}% to {100 * (w + 1.96 * se):.3f}%)")
+    click.echo(f"  mean game length {rep.turns:.2f} turns; {games / rep.seconds:,.0f} games/s")
+
+
+@cli.command("simple-rules")
+@click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
+              help="The optimal table to play against (and whose rules to use).")
+@rules_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def simple_rules_cmd(table_path, game, players, target, preset_name, faces, dog, speed, as_json):
+    """The best simple rules a person can remember, and how much each gives up against optimal play."""
+    from solver import tables
+    from solver.strategy import simple_rules
+    asked = _asked(game, players, target, preset_name, faces, dog, speed)
+    if table_path:
+        table = tables.load(table_path)
+        _check_against(table, asked)
+    else:
+        table = _load_for(asked, asked.get("players", 2))
+    bar = None if as_json else _Progress("exact evaluations")
+    try:
+        rep = simple_rules(table.rules, table, progress=bar)
+    finally:
+        if bar:
+            bar.close()
+    rows = [("best hold:K", rep.hold), ("best hold:K/D", rep.hold_dice), ("best per-dice thresholds", rep.per_dice),
+            ("maxpoints", rep.maxpoints)]
+    if as_json:
+        click.echo(json.dumps({"rules": table.rules.to_dict(), "fair_share": 1 / rep.players,
+                               "evaluations": rep.evaluations,
+                               **{key: {"policy": r.name, "win": r.win, "gives_up": r.gives_up}
+                                  for key, r in zip(("hold", "hold_dice", "per_dice", "maxpoints"),
+                                                    (rep.hold, rep.hold_dice, rep.per_dice, rep.maxpoints))},
+                               "hold_curve": [[k, w] for k, w in rep.hold_curve]}))
+        return
+    click.echo(f"{table.rules.describe()}: one simple player against {rep.players - 1} optimal "
+               f"player{'s' if rep.players > 2 else ''}, averaged over seats (fair share "
+               f"{100 / rep.players:.2f}%):")
+    for label, r in rows:
+        click.echo(f"  {label:<26} {r.name:<24} wins {100 * r.win:6.2f}%, gives up {100 * r.gives_up:5.2f} "
+                   "points of win probability")
+
+
 # -- entry point ---------------------------------------------------------------------------------
 
 def _one_line(msg) -> str:

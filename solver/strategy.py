@@ -1,0 +1,163 @@
+"""The strategy lab: one library call per question the CLI asks.
+
+* ``resolve``: policy names -> policies for a game (one per seat);
+* ``evaluate_policies``: exact win probabilities and expected game length;
+* ``simulate_policies``: literal games with a seeded ``numpy.random.Generator``;
+* ``simple_rules``: the best ``hold:K`` and the best per-dice thresholds
+  against optimal opponents, and what each gives up.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import GonutsError
+from .policies import Policy, PolicyError, parse, thresholds
+from .rules import Rules
+
+
+def substates(rules: Rules) -> int:
+    return 1 if rules.game == "pig" else 5
+
+
+def game_model(rules: Rules, table=None):
+    """The turn model, taking the exact payouts from a table of the same rules when there is one."""
+    from .turn import gonuts_turn, turn_model
+    if rules.game == "gonuts" and table is not None and table.rules == rules:
+        return gonuts_turn(rules, table.arrays["nuts_payout"])
+    return turn_model(rules)
+
+
+def resolve(specs, rules: Rules, optimal=None) -> list[Policy]:
+    """One policy per seat from names; ``optimal()`` gives the optimal table when one is named."""
+    specs = [s for s in specs]
+    if len(specs) != rules.players:
+        raise PolicyError(f"give one policy per seat: {rules.players} players, {len(specs)} policies")
+    cache = {}
+
+    def opt():
+        if "t" not in cache:
+            cache["t"] = optimal()
+        return cache["t"]
+
+    return [parse(s, rules, substates(rules), opt) for s in specs]
+
+
+def evaluate_policies(rules: Rules, policies, table=None, progress=None):
+    from .evaluate import evaluate
+    G, N, D = rules.target, rules.players, substates(rules)
+    return evaluate(game_model(rules, table), N, G, [p.bits(G, N, D) for p in policies], progress=progress)
+
+
+@dataclass(frozen=True)
+class SimReport:
+    games: int
+    seed: int
+    win: np.ndarray
+    stderr: np.ndarray
+    turns: float
+    seconds: float
+
+
+def simulate_policies(rules: Rules, policies, games: int, seed: int, progress=None) -> SimReport:
+    import time
+
+    from .policies import BitsPolicy
+    from .simulate import simulate
+    if games < 1:
+        raise GonutsError("games must be at least 1")
+    G, N, D = rules.target, rules.players, substates(rules)
+    fast = [BitsPolicy(p.bits(G, N, D), G, N, D, p.name) for p in policies]
+    t0 = time.perf_counter()
+    res = simulate(rules, fast, games, np.random.default_rng(seed), progress=progress,
+                   batch=min(50_000, games))
+    return SimReport(games, seed, res.win_rate, res.stderr, float(res.turns.mean()), time.perf_counter() - t0)
+
+
+@dataclass(frozen=True)
+class SimpleRule:
+    name: str
+    win: float          # the simple rule's win probability against optimal opponents, averaged over seats
+    gives_up: float     # fair share 1/N minus win
+
+
+@dataclass(frozen=True)
+class SimpleRulesReport:
+    players: int
+    hold: SimpleRule
+    hold_dice: SimpleRule
+    per_dice: SimpleRule
+    maxpoints: SimpleRule
+    hold_curve: list      # (K, win) for every K tried
+    evaluations: int
+
+
+def simple_rules(rules: Rules, table, progress=None, max_rounds: int = 6) -> SimpleRulesReport:
+    """Search, by exact evaluation against N-1 optimal players (averaged over who starts):
+    the best ``hold:K`` (K = 1..min(G, 60)), the best ``hold:K/D``, then the best
+    ``dice:K1-...-K5`` by coordinate ascent from the better of those two.
+
+    ``progress(done, budget)`` is called after each evaluation; the budget is an
+    upper bound (the ascent usually stops early)."""
+    from .evaluate import evaluate
+    from .policies import TablePolicy, maxpoints
+    G, N, D = rules.target, rules.players, substates(rules)
+    model = game_model(rules, table)
+    opt_bits = TablePolicy(table).bits(G, N, D)
+    fair = 1.0 / N
+    count = [0]
+    memo = {}
+
+    def score(policy, key=None):
+        if key is not None and key in memo:
+            return memo[key]
+        ev = evaluate(model, N, G, [policy.bits(G, N, D)] + [opt_bits] * (N - 1))
+        count[0] += 1
+        if progress is not None:
+            progress(count[0], budget)
+        w = float(ev.win_both_orders[0])
+        if key is not None:
+            memo[key] = w
+        return w
+
+    def dice_rule(ks):
+        return thresholds(list(ks), G, D, "dice:" + "-".join(map(str, ks)))
+
+    kmax = min(G, 60)
+    budget = kmax * D + max_rounds * D * (kmax + 1) + 1
+    curve = [(k, score(dice_rule((k,) * D), (k,) * D)) for k in range(1, kmax + 1)]
+    k_best, w_hold = max(curve, key=lambda kw: (kw[1], -kw[0]))
+    kd_best, w_kd = (k_best, None), w_hold
+    for d in range(1, D):
+        for k in range(1, kmax + 1):
+            ks = tuple(0 if n <= d else k for n in range(1, D + 1))
+            w = score(dice_rule(ks), ks)
+            if w > w_kd + 1e-13:
+                kd_best, w_kd = (k, d), w
+    if kd_best[1] is None:
+        best = tuple([k_best] * D)
+    else:
+        best = tuple(0 if n <= kd_best[1] else kd_best[0] for n in range(1, D + 1))
+    w_best = w_kd
+    for _ in range(max_rounds):
+        improved = False
+        for n in range(D):
+            for k in range(0, kmax + 1):
+                cand = best[:n] + (k,) + best[n + 1:]
+                if max(cand) < 1:
+                    continue
+                w = score(dice_rule(cand), cand)
+                if w > w_best + 1e-13:
+                    best, w_best, improved = cand, w, True
+        if not improved:
+            break
+    mp = maxpoints(rules, D)
+    w_mp = score(mp)
+    kd_name = f"hold:{kd_best[0]}" + (f"/{kd_best[1]}" if kd_best[1] is not None else "")
+    if progress is not None:
+        progress(budget, budget)
+    return SimpleRulesReport(
+        N, SimpleRule(f"hold:{k_best}", w_hold, fair - w_hold), SimpleRule(kd_name, w_kd, fair - w_kd),
+        SimpleRule("dice:" + "-".join(map(str, best)), w_best, fair - w_best),
+        SimpleRule("maxpoints", w_mp, fair - w_mp), curve, count[0])
