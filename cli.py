@@ -466,6 +466,32 @@ def simple_rules_cmd(table_path, game, players, target, preset_name, faces, dog,
                    "points of win probability")
 
 
+@cli.command()
+@click.argument("kind", type=click.Choice(["boundary", "win", "payout"]))
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Image file (.png, .svg or .pdf). [default: gonuts-KIND.png]")
+@click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
+              help="Plot this table instead of the shipped or cached one.")
+@rules_options
+def plot(kind, out, table_path, game, players, target, preset_name, faces, dog, speed):
+    """Draw the stopping boundary, the win probability, or the Go Nuts! payouts."""
+    from solver import plots, tables
+    asked = _asked(game, players, target, preset_name, faces, dog, speed)
+    out = out or f"gonuts-{kind}.png"
+    plots._pyplot()
+    if kind == "payout":
+        rules = tables.load(table_path).rules if table_path else _make_rules(asked)
+        plots.payout(rules, out)
+    else:
+        if table_path:
+            table = tables.load(table_path)
+            _check_against(table, asked)
+        else:
+            table = _load_for(asked, asked.get("players", 2))
+        getattr(plots, kind)(table, out)
+    click.echo(f"wrote {out}")
+
+
 # -- entry point ---------------------------------------------------------------------------------
 
 def _one_line(msg) -> str:

@@ -163,7 +163,7 @@ def test_corrupted_table_is_refused(tmp_path):
     assert_one_line_error(run("info", bad))
 
 
-@pytest.mark.parametrize("cmd", ["", "build", "advise", "info"])
+@pytest.mark.parametrize("cmd", ["", "build", "advise", "info", "verify", "evaluate", "simulate", "simple-rules", "plot"])
 def test_help(cmd):
     p = run(*([cmd] if cmd else []), "--help", check_ok=True)
     assert "Usage" in p.stdout
@@ -179,3 +179,92 @@ def test_advise_four_players_on_demand_uses_packed_decisions(cache):
         bits = z["roll_bits"][1, 2, 3, 4]
         roll = np.unpackbits(bits, count=8 * 6).reshape(8, 6).astype(bool)   # the documented one-liner
     assert roll[2, 3] == (out["action"] == "roll")
+
+
+@pytest.mark.parametrize("kind", ["boundary", "win", "payout"])
+def test_plots_are_written(kind, tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / f"{kind}.png"
+    p = run("plot", kind, "--out", out, check_ok=True)
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 5000
+    assert f"wrote {out}" in p.stdout
+    assert not [q for q in tmp_path.iterdir() if q.name.startswith(".")]
+
+
+def test_plot_refuses_unknown_formats_and_kinds(tmp_path):
+    assert_one_line_error(run("plot", "win", "--out", tmp_path / "x.jpg"))
+    assert_one_line_error(run("plot", "pie"))
+
+
+def test_stopping_threshold_matches_the_decisions():
+    from solver.plots import stop_threshold
+    z = _shipped()
+    thr = stop_threshold(z["roll"].copy())
+    for s0, s1, n in [(0, 0, 3), (20, 35, 1), (10, 45, 5), (30, 10, 4)]:
+        t = thr[s0, s1, n - 1]
+        assert not z["roll"][s0, s1, t, n] or t == 50
+        assert all(z["roll"][s0, s1, u, n] for u in range(1 if n == 5 else 0, min(t, 50)))
+
+
+def test_evaluate_json_and_both_orders():
+    out = json.loads(run("evaluate", "--policies", "optimal,optimal", "--both-orders", "--json", check_ok=True).stdout)
+    z = _shipped()
+    assert out["win"] == pytest.approx(list(z["start_win"][0, 0]), abs=1e-12)
+    assert out["win_both_orders"] == pytest.approx([0.5, 0.5], abs=1e-12)
+    assert 5 < out["expected_turns"] < 40
+    text = run("evaluate", "--policies", "optimal,hold:20", check_ok=True).stdout
+    assert "seat 2" in text and "expected game length" in text
+
+
+def test_user_callable_policy_matches_the_builtin_rule(tmp_path):
+    f = tmp_path / "mine.py"
+    f.write_text("def cautious(scores, turn, dice):\n    return turn < 12\n")
+    mine = json.loads(run("evaluate", "--policies", f"optimal,{f}:cautious", "--json", check_ok=True).stdout)
+    ref = json.loads(run("evaluate", "--policies", "optimal,hold:12", "--json", check_ok=True).stdout)
+    assert mine["win"] == pytest.approx(ref["win"], abs=1e-14)
+
+
+def test_simulate_json_is_seeded():
+    args = ("simulate", "--policies", "hold:15,maxpoints", "--games", "3000", "--seed", "5", "--json")
+    a = json.loads(run(*args, check_ok=True).stdout)
+    b = json.loads(run(*args, check_ok=True).stdout)
+    assert a["win"] == b["win"] and len(a["stderr"]) == 2 and sum(a["win"]) == pytest.approx(1.0)
+    ev = json.loads(run("evaluate", "--policies", "hold:15,maxpoints", "--json", check_ok=True).stdout)
+    assert all(abs(w - e) < 3 * s for w, e, s in zip(a["win"], ev["win"], a["stderr"]))
+
+
+def test_simple_rules_never_beat_optimal_with_two_players(cache):
+    p = run("simple-rules", "--target", "15", "--json", cache=cache, check_ok=True)
+    out = json.loads(p.stdout)
+    for key in ("hold", "hold_dice", "per_dice", "maxpoints"):
+        assert out[key]["gives_up"] >= -1e-12, key
+    assert out["per_dice"]["gives_up"] <= out["hold"]["gives_up"] + 1e-12
+    assert out["per_dice"]["gives_up"] <= out["hold_dice"]["gives_up"] + 1e-12
+
+
+@pytest.mark.parametrize("args", [
+    ("evaluate", "--policies", "optimal,frobnicate"),
+    ("evaluate", "--policies", "optimal,hold:20,hold:10", "--players", "2"),
+    ("evaluate", "--policies", "optimal"),
+    ("evaluate", "--policies", "hold:0,optimal"),
+    ("evaluate", "--policies", "hold:51,optimal"),
+    ("evaluate", "--policies", "hold:10/9,optimal"),
+    ("evaluate", "--policies", "dice:1-2,optimal"),
+    ("evaluate", "--policies", "optimal,no_such_module_zz:f"),
+    ("evaluate", "--policies", ","),
+    ("simulate", "--policies", "optimal,hold:20", "--games", "0"),
+    ("simulate", "--policies", "optimal,hold:x"),
+    ("simple-rules", "--table", "/nonexistent.npz"),
+])
+def test_strategy_bad_input(args, cache):
+    assert_one_line_error(run(*args, cache=cache))
+
+
+def test_broken_callable_is_one_line(tmp_path):
+    f = tmp_path / "bad.py"
+    f.write_text("def boom(scores, turn, dice):\n    raise ValueError('no')\n"
+                 "def maybe(scores, turn, dice):\n    return 'sometimes'\n")
+    for fn in ("boom", "maybe", "missing"):
+        assert_one_line_error(run("evaluate", "--policies", f"optimal,{f}:{fn}"))
+    (tmp_path / "syntax.py").write_text("def (:\n")
+    assert_one_line_error(run("evaluate", "--policies", f"optimal,{tmp_path / 'syntax.py'}:f"))
