@@ -86,10 +86,13 @@ class SolveResult:
         return float(self.start_win[(0,) * self.players + (0,)])
 
 
-def orbit_layers(players: int, target: int):
-    """Orbit representatives (smallest index of each rotation orbit), by score sum descending.
+def orbit_layers(players: int, target: int, canonical: bool = True):
+    """States grouped by score sum, descending: the order in which layers are solved.
 
-    Returns (reps, ptr): the orbits of the l-th layer solved are reps[ptr[l]:ptr[l+1]].
+    With ``canonical`` only the representative (smallest index) of each rotation
+    orbit is kept; otherwise every state is (as the seat-0 member of its orbit
+    of (state, seat to move) pairs, for policy evaluation). Returns (reps, ptr):
+    the l-th layer is reps[ptr[l]:ptr[l+1]].
     """
     N, G = players, target
     Gpow = G ** (N - 1)
@@ -101,7 +104,7 @@ def orbit_layers(players: int, target: int):
         rest //= G
     canon = np.ones(idx.shape, dtype=bool)
     r = idx
-    for _ in range(N - 1):
+    for _ in range(N - 1 if canonical else 0):
         r = (r % Gpow) * G + r // Gpow
         canon &= idx <= r
     del r

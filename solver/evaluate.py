@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .engine import _model_arrays
+from .engine import _model_arrays, orbit_layers
 from .errors import GonutsError
 from .turn import TurnModel
 
@@ -74,15 +74,7 @@ def evaluate(model: TurnModel, players: int, target: int, seat_bits, progress=No
     for a, bits in enumerate(seat_bits):
         pbits[a] = np.asarray(bits, dtype=np.uint8).reshape(G ** N, nbytes)
     arrays = _model_arrays(model, G)
-    idx = np.arange(G ** N, dtype=np.int64)
-    total = np.zeros_like(idx)
-    rest = idx.copy()
-    for _ in range(N):
-        total += rest % G
-        rest //= G
-    order = np.argsort(-total, kind="stable")
-    reps, sums = idx[order], total[order]
-    ptr = np.concatenate([[0], np.cumsum(np.bincount(N * (G - 1) - sums, minlength=N * (G - 1) + 1))])
+    reps, ptr = orbit_layers(N, G, canonical=False)
     V = np.zeros((N, G ** N, N + 1))
     gaps = np.ones(len(reps))
     for layer in range(len(ptr) - 1):

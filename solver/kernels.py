@@ -183,8 +183,15 @@ def solve_orbit(rep, N, G, Gpow, D, start,
             y[i] = 0.5
     passes = 0
     settled = False
-    residual = 0.0
-    for it in range(max_pi):
+    residual = np.inf
+    for it in range(max_pi + max_vi):
+        vi = it >= max_pi
+        if vi:
+            # Decisions keep flipping: fall back to value iteration on the orbit.
+            if it == 0:
+                Wn[:, :] = 1.0 / N
+            for i in range(L):
+                y[i] = Wn[(i + 1) % L, N - 1]
         for i in range(L):
             b[i], lo[i], hi[i] = turn_pass(members[i], y[i], N, N, G, Gpow, D, start,
                                            mv_ptr, mv_p, mv_da, mv_dst, en_ptr, en_p, en_dist, en_rel,
@@ -192,33 +199,7 @@ def solve_orbit(rep, N, G, Gpow, D, start,
                                            Vc, Vb, Cg, Ac, Ab, Rc, Rb, rc, dec[i], rwc[i], rwb[i],
                                            swc[i], swb[i], C[i])
         passes += 1
-        _close_cycle(L, N, N, C, b, Wn)
-        settled = True
-        outside = 0.0
-        for i in range(L):
-            ynew = Wn[(i + 1) % L, N - 1]
-            outside = max(outside, lo[i] - ynew, ynew - hi[i])
-            y[i] = ynew
-        if outside <= eps:
-            residual = max(0.0, outside)
-            for i in range(L):
-                nxt = (i + 1) % L
-                for k in range(N):
-                    residual = max(residual, abs(C[i, k] + b[i] * Wn[nxt, (k - 1) % N] - Wn[i, k]))
-            break
-        settled = False
-    if not settled:
-        # Decisions keep flipping: fall back to value iteration on the orbit.
-        for it in range(max_vi):
-            for i in range(L):
-                y[i] = Wn[(i + 1) % L, N - 1]
-            for i in range(L):
-                b[i], lo[i], hi[i] = turn_pass(members[i], y[i], N, N, G, Gpow, D, start,
-                                               mv_ptr, mv_p, mv_da, mv_dst, en_ptr, en_p, en_dist, en_rel,
-                                               dists, tails, abs_used, rel_used, W, winv, False, nobits,
-                                               Vc, Vb, Cg, Ac, Ab, Rc, Rb, rc, dec[i], rwc[i], rwb[i],
-                                               swc[i], swb[i], C[i])
-            passes += 1
+        if vi:
             residual = 0.0
             for i in range(L):
                 nxt = (i + 1) % L
@@ -228,7 +209,21 @@ def solve_orbit(rep, N, G, Gpow, D, start,
                     Wn[i, k] = new
             if residual <= tol * 0.5:
                 break
-    nbits = G * (D + 1)
+            continue
+        _close_cycle(L, N, N, C, b, Wn)
+        outside = 0.0
+        for i in range(L):
+            ynew = Wn[(i + 1) % L, N - 1]
+            outside = max(outside, lo[i] - ynew, ynew - hi[i])
+            y[i] = ynew
+        if outside <= eps:
+            settled = True
+            residual = max(0.0, outside)
+            for i in range(L):
+                nxt = (i + 1) % L
+                for k in range(N):
+                    residual = max(residual, abs(C[i, k] + b[i] * Wn[nxt, (k - 1) % N] - Wn[i, k]))
+            break
     for i in range(L):
         idx = members[i]
         h = G - idx // Gpow
@@ -256,6 +251,13 @@ def solve_orbit(rep, N, G, Gpow, D, start,
     return passes, residual, settled or residual <= tol
 
 
+@njit(cache=True)
+def _turn_scratch(G, D, nd, K):
+    """Work arrays of one turn pass with K value components (one set per thread)."""
+    return (np.empty((G + 1, D + 1, K)), np.empty((G + 1, D + 1)), np.empty((G + 1, K)), np.empty((nd, K)),
+            np.empty(nd), np.empty((nd, K)), np.empty(nd), np.empty(K))
+
+
 @njit(parallel=True, cache=True)
 def solve_layer(reps, N, G, D, start,
                 mv_ptr, mv_p, mv_da, mv_dst, en_ptr, en_p, en_dist, en_rel,
@@ -267,14 +269,7 @@ def solve_layer(reps, N, G, D, start,
     nd = dists.shape[0]
     nchunks = min(nr, 256)
     for ch in prange(nchunks):
-        Vc = np.empty((G + 1, D + 1, N))
-        Vb = np.empty((G + 1, D + 1))
-        Cg = np.empty((G + 1, N))
-        Ac = np.empty((nd, N))
-        Ab = np.empty(nd)
-        Rc = np.empty((nd, N))
-        Rb = np.empty(nd)
-        rc = np.empty(N)
+        Vc, Vb, Cg, Ac, Ab, Rc, Rb, rc = _turn_scratch(G, D, nd, N)
         dec = np.zeros((N, G + 1, D + 1), dtype=np.bool_)
         rwc = np.empty((N, G + 1, D + 1))
         rwb = np.empty((N, G + 1, D + 1))
@@ -319,14 +314,7 @@ def evaluate_layer(reps, N, K, G, D, start,
     nd = dists.shape[0]
     nchunks = min(nr, 256)
     for ch in prange(nchunks):
-        Vc = np.empty((G + 1, D + 1, K))
-        Vb = np.empty((G + 1, D + 1))
-        Cg = np.empty((G + 1, K))
-        Ac = np.empty((nd, K))
-        Ab = np.empty(nd)
-        Rc = np.empty((nd, K))
-        Rb = np.empty(nd)
-        rc = np.empty(K)
+        Vc, Vb, Cg, Ac, Ab, Rc, Rb, rc = _turn_scratch(G, D, nd, K)
         dec = np.zeros((G + 1, D + 1), dtype=np.bool_)
         scratch = np.empty((G + 1, D + 1))
         C = np.empty((N, K))
