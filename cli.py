@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from solver import __version__
 from solver.errors import GonutsError, StateError, TableError
 
 EXIT_REFUSED = 1
@@ -101,7 +102,7 @@ def _check_against(table, asked):
 
 
 class _Progress:
-    """A click progress bar on stderr, shown only when the work takes a moment."""
+    """A click progress bar on stderr, created on the first report of ``(done, total)``."""
 
     def __init__(self, label):
         self.label = label
@@ -119,7 +120,7 @@ class _Progress:
             self.bar.__exit__(None, None, None)
 
 
-def _build_with_progress(rules, out, resume=False, force=False, quiet=False, checkpoint_every=20.0):
+def _build_with_progress(rules, out, resume=False, force=False, quiet=False, checkpoint_every=10.0):
     from solver import build as builder
     from solver.resources import check_fits
     builder.check_destination(out, rules, resume)
@@ -135,7 +136,7 @@ def _build_with_progress(rules, out, resume=False, force=False, quiet=False, che
 
 
 def _load_for(asked, n_scores):
-    """The table for the asked rules: --table, shipped, cached, or built now."""
+    """The table for the asked rules: shipped, cached, or built now (with progress) into the cache."""
     from solver import tables
     from solver.build import cache_dir, find_table, table_name
     players = asked.get("players")
@@ -158,7 +159,7 @@ def _load_for(asked, n_scores):
 # -- commands ------------------------------------------------------------------------------------
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(package_name="gonuts-solve", prog_name="gonuts-solve")
+@click.version_option(__version__, prog_name="gonuts-solve")
 def cli():
     """Optimal play for the dice game Go Nuts!: build win-probability tables and ask them.
 
@@ -175,7 +176,7 @@ def cli():
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Where to write the table. [default: ./<game>-<N>p-t<target>-<rules>.npz]")
 @click.option("--resume", is_flag=True, help="Continue an interrupted build of the same --out from its checkpoint.")
-@click.option("--checkpoint-every", type=click.FloatRange(0, None), default=20.0, show_default=True,
+@click.option("--checkpoint-every", type=click.FloatRange(0, None), default=10.0, show_default=True,
               metavar="SECONDS", help="Save finished layers for --resume at most this often.")
 @click.option("--force", is_flag=True, help="Build even when the estimate says it will not fit in memory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
@@ -372,7 +373,12 @@ def evaluate(policies, both_orders, table_path, game, players, target, preset_na
     asked = _asked(game, players, target, preset_name, faces, dog, speed)
     rules, optimal, table = _policy_game(asked, specs, table_path)
     pols = resolve(specs, rules, optimal)
-    ev = evaluate_policies(rules, pols, table=table or _maybe(optimal, specs))
+    bar = _Progress("evaluating") if not as_json and rules.players >= 3 else None
+    try:
+        ev = evaluate_policies(rules, pols, table=table or _maybe(optimal, specs), progress=bar)
+    finally:
+        if bar:
+            bar.close()
     win = ev.win_both_orders if both_orders else ev.win
     turns = ev.expected_turns_both_orders if both_orders else ev.expected_turns
     if as_json:

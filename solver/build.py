@@ -78,7 +78,7 @@ class BuildReport:
 
 
 def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | None = None,
-          checkpoint_every: float = 20.0) -> BuildReport:
+          checkpoint_every: float = 10.0) -> BuildReport:
     """Solve the game the rules describe and write its table to ``out``.
 
     While it runs, the finished layers are saved beside ``out`` (a hidden

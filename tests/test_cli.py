@@ -268,3 +268,8 @@ def test_broken_callable_is_one_line(tmp_path):
         assert_one_line_error(run("evaluate", "--policies", f"optimal,{f}:{fn}"))
     (tmp_path / "syntax.py").write_text("def (:\n")
     assert_one_line_error(run("evaluate", "--policies", f"optimal,{tmp_path / 'syntax.py'}:f"))
+
+
+def test_version():
+    from solver import __version__
+    assert run("--version", check_ok=True).stdout.strip().endswith(__version__)
