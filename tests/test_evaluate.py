@@ -93,3 +93,12 @@ def test_broken_callables_are_reported():
         weird.bits(5, 2, 5)
     ok = CallablePolicy(lambda s, t, n: t < 4, "mine")
     assert np.array_equal(ok.bits(12, 2, 5), hold(4, 12, 5).bits(12, 2, 5))
+
+
+def test_three_player_simulation_agrees_with_exact_evaluation(rulebook3_small):
+    t = rulebook3_small
+    ev, pols = _eval(t.rules, ["maxpoints", "optimal", "hold:4/2"], t)
+    games = 20_000
+    res = simulate(t.rules, pols, games, np.random.default_rng(33))
+    assert np.all(np.abs(res.win_rate - ev.win) < 3 * np.sqrt(ev.win * (1 - ev.win) / games))
+    assert abs(res.turns.mean() - ev.expected_turns) < 3 * res.turns.std() / np.sqrt(games)
