@@ -128,8 +128,13 @@ def _build_with_progress(rules, out, resume=False, force=False, quiet=False, che
     if not quiet:
         click.echo(f"building {rules.describe()}: {est.summary()}", err=True)
     bar = _Progress("solving") if not quiet else None
+
+    def preparing():
+        if not quiet:
+            click.echo("preparing the compiled solver (the first run compiles it, about 15 s)...", err=True)
     try:
-        return builder.build(rules, out, progress=bar, resume=resume, checkpoint_every=checkpoint_every)
+        return builder.build(rules, out, progress=bar, resume=resume, checkpoint_every=checkpoint_every,
+                             on_prepare=preparing)
     finally:
         if bar:
             bar.close()
@@ -144,6 +149,12 @@ def _load_for(asked, n_scores):
         players = n_scores
     rules = _make_rules(asked, players)
     path = find_table(rules)
+    if path is not None and path.parent == cache_dir():
+        try:
+            return tables.load(path, expect=rules)
+        except TableError as exc:
+            click.echo(f"the cached table is unusable ({exc}); building it again", err=True)
+            path = None
     if path is None:
         folder = cache_dir()
         try:

@@ -78,7 +78,7 @@ class BuildReport:
 
 
 def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | None = None,
-          checkpoint_every: float = 10.0) -> BuildReport:
+          checkpoint_every: float = 10.0, on_prepare=None) -> BuildReport:
     """Solve the game the rules describe and write its table to ``out``.
 
     While it runs, the finished layers are saved beside ``out`` (a hidden
@@ -86,11 +86,14 @@ def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | N
     on an interruption; ``resume=True`` continues from there. The checkpoint is
     removed when the table is written.
     """
-    from .engine import TOLERANCE, solve
+    from .engine import TOLERANCE, solve, warm_up
     from .turn import turn_model
     from .payout import nuts_payout_table
 
     out = check_destination(out, rules, resume)
+    if on_prepare is not None:
+        on_prepare()
+    warm_up()
     payouts = nuts_payout_table(rules) if rules.game == "gonuts" else None
     model = turn_model(rules) if payouts is None else _gonuts(rules, payouts)
     checkpoint = _Checkpoint(out, rules, checkpoint_every)

@@ -150,6 +150,20 @@ def estimate(players: int, target: int, substates: int, store_values: bool) -> d
     return {"states": states, "bytes": mem}
 
 
+def warm_up() -> float:
+    """Compile (or load from numba's cache) the solver kernels on a tiny game; returns seconds taken.
+
+    Call it before timing a solve: the first call in a process otherwise
+    includes the compilation (about 10 s when nothing is cached yet).
+    """
+    from .rules import Rules
+    from .turn import pig_turn
+    t0 = time.perf_counter()
+    solve(pig_turn(Rules(game="pig", target=2)), 2, 2, store_values=True)
+    solve(pig_turn(Rules(game="pig", target=2)), 2, 2, store_values=False)
+    return time.perf_counter() - t0
+
+
 def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE,
           store_values: bool | None = None, progress=None, resume=None, checkpoint=None) -> SolveResult:
     """Solve the game for max-n optimal play. See the module docstring.

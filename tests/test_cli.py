@@ -273,3 +273,11 @@ def test_broken_callable_is_one_line(tmp_path):
 def test_version():
     from solver import __version__
     assert run("--version", check_ok=True).stdout.strip().endswith(__version__)
+
+
+def test_unusable_cached_table_is_rebuilt(tmp_path):
+    (tmp_path / "gonuts-2p-t12-rulebook.npz").write_bytes(b"not a table")
+    p = run("advise", "--scores", "3,4", "--target", "12", "--json", cache=tmp_path, check_ok=True)
+    assert "building it again" in p.stderr
+    assert json.loads(p.stdout)["action"] == "roll"
+    assert run("info", tmp_path / "gonuts-2p-t12-rulebook.npz", check_ok=True).returncode == 0
