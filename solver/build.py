@@ -61,8 +61,8 @@ def check_destination(out, rules: Rules | None = None, resume: bool = False) -> 
         raise TableError(f"cannot write {out}: it is a folder")
     if not os.access(folder, os.W_OK):
         raise TableError(f"cannot write {out}: folder {folder} is not writable")
-    if resume and not _Checkpoint(out, rules, 0).path.is_file():
-        raise TableError(f"nothing to resume: no checkpoint for {out}")
+    if resume:
+        _Checkpoint(out, rules, 0).check()
     return out
 
 
@@ -140,6 +140,7 @@ class _Checkpoint:
     """Per-layer progress of a long build, kept beside the output until the table is written."""
 
     def __init__(self, out: Path, rules: Rules, every: float):
+        self.out = out
         self.path = out.parent / f".{out.name}.checkpoint.npz"
         self.rules = rules
         self.every = every
@@ -171,15 +172,22 @@ class _Checkpoint:
         self._last = time.monotonic()
         self._written = int(state["layers_done"])
 
+    def check(self):
+        """Refuse a resume with no checkpoint, or with one for other rules (reads only its rules)."""
+        self._read(lambda z: None)
+
     def load(self):
+        return self._read(lambda z: {k: z[k] for k in z.files if k != "rules"})
+
+    def _read(self, take):
         import numpy as np
         if not self.path.is_file():
-            return None
+            raise TableError(f"nothing to resume: no checkpoint for {self.out}")
         try:
             with np.load(self.path, allow_pickle=False) as z:
                 if json.loads(str(z["rules"][()])) != self.rules.to_dict():
                     raise TableError(f"{self.path}: checkpoint is for other rules; remove it or drop --resume")
-                return {k: z[k] for k in z.files if k != "rules"}
+                return take(z)
         except TableError:
             raise
         except Exception as exc:

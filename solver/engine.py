@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .errors import GonutsError
 from .turn import TurnModel
 
 TOLERANCE = 1e-12
@@ -164,6 +165,20 @@ def warm_up() -> float:
     return time.perf_counter() - t0
 
 
+def _check_resume(state, N, G, D, norbits, nlayers, store_values):
+    want = {"W": ((G ** N, N), np.float64), "bits": ((G ** N, -(-G * (D + 1) // 8)), np.uint8),
+            "stats": ((norbits, 3), np.float64)}
+    if store_values:
+        want.update(rw=((G ** N, G, D + 1), np.float64), sw=((G ** N, G, D + 1), np.float64))
+    for name, (shape, dtype) in want.items():
+        a = state.get(name)
+        if a is None or a.shape != shape or a.dtype != dtype:
+            raise GonutsError("the checkpoint does not match this build; remove it or build without --resume")
+    done = int(np.asarray(state.get("layers_done", -1)))
+    if not 0 <= done <= nlayers:
+        raise GonutsError("the checkpoint does not match this build; remove it or build without --resume")
+
+
 def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE,
           store_values: bool | None = None, progress=None, resume=None, checkpoint=None) -> SolveResult:
     """Solve the game for max-n optimal play. See the module docstring.
@@ -183,6 +198,7 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
     nlayers = len(ptr) - 1
     nbytes = -(-G * (D + 1) // 8)
     if resume is not None:
+        _check_resume(resume, N, G, D, len(reps), nlayers, store_values)
         W, bits, stats, done = resume["W"], resume["bits"], resume["stats"], int(resume["layers_done"])
         rw, sw = resume.get("rw"), resume.get("sw")
     else:

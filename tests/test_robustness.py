@@ -122,3 +122,17 @@ def test_verify_passes_a_good_table_and_fails_wrong_ones(tmp_path):
         rep = json.loads(p.stdout)
         assert not rep["ok"] and rep[field] >= (1 if field == "disagreements" else 1e-7)
         assert len(p.stderr.splitlines()) == 1 and "failed verification" in p.stderr
+
+
+def test_mismatched_checkpoint_is_refused(tmp_path):
+    out = tmp_path / "t.npz"
+    ckpt = tmp_path / ".t.npz.checkpoint.npz"
+    np.savez(ckpt, rules=np.array(json.dumps(preset(target=9).to_dict(), sort_keys=True)), W=np.zeros((3, 2)),
+             bits=np.zeros((3, 1), np.uint8), stats=np.zeros((1, 3)), layers_done=np.array(1))
+    p = subprocess.run([sys.executable, "-m", "cli", "build", "--target", "9", "--out", out, "--resume"],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 1 and "does not match" in p.stderr and "Traceback" not in p.stderr
+    assert not out.exists()
+    other = subprocess.run([sys.executable, "-m", "cli", "build", "--target", "8", "--out", out, "--resume"],
+                           cwd=ROOT, capture_output=True, text=True)
+    assert other.returncode == 1 and "other rules" in other.stderr and len(other.stderr.splitlines()) == 1
