@@ -281,3 +281,21 @@ def test_unusable_cached_table_is_rebuilt(tmp_path):
     assert "building it again" in p.stderr
     assert json.loads(p.stdout)["action"] == "roll"
     assert run("info", tmp_path / "gonuts-2p-t12-rulebook.npz", check_ok=True).returncode == 0
+
+
+def test_installed_command_answers_from_its_shipped_tables(tmp_path):
+    """The console script of a non-editable install (CI installs one), run away from the checkout."""
+    import shutil
+    exe = shutil.which("gonuts-solve")
+    if exe is None:
+        pytest.skip("gonuts-solve is not installed on PATH")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["GONUTS_SOLVE_CACHE"] = str(tmp_path / "empty-cache")
+    p = subprocess.run([exe, "advise", "--scores", "23,31", "--turn", "7", "--dice", "3", "--json"], cwd=tmp_path,
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == ""                                   # answered from a shipped table, nothing built
+    assert json.loads(p.stdout)["win_if_roll"] == pytest.approx(_shipped()["roll_win"][23, 31, 7, 3], abs=1e-15)
+    p3 = subprocess.run([exe, "advise", "--scores", "1,2,3", "--json"], cwd=tmp_path, env=env,
+                        capture_output=True, text=True, timeout=120)
+    assert p3.returncode == 0 and p3.stderr == "", p3.stderr
