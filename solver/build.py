@@ -87,49 +87,47 @@ def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | N
     removed when the table is written.
     """
     from .engine import TOLERANCE, solve, warm_up
-    from .turn import turn_model
     from .payout import nuts_payout_table
+    from .turn import gonuts_turn, turn_model
 
     out = check_destination(out, rules, resume)
     if on_prepare is not None:
         on_prepare()
     warm_up()
-    payouts = nuts_payout_table(rules) if rules.game == "gonuts" else None
-    model = turn_model(rules) if payouts is None else _gonuts(rules, payouts)
+    if rules.game == "gonuts":
+        payouts = nuts_payout_table(rules)
+        model = gonuts_turn(rules, payouts)
+    else:
+        payouts, model = None, turn_model(rules)
     checkpoint = _Checkpoint(out, rules, checkpoint_every)
     state = checkpoint.load() if resume else None
     try:
         result = solve(model, rules.players, rules.target, tol=tol or TOLERANCE, progress=progress,
                        resume=state, checkpoint=checkpoint.save)
+        arrays = {"start_win": result.start_win}
+        if rules.players >= tables.PACKED_FROM_PLAYERS:
+            arrays["roll_bits"] = result.roll_bits
+        else:
+            arrays["roll"] = result.roll
+        if result.roll_win is not None and rules.players == 2:
+            arrays["roll_win"] = result.roll_win
+            arrays["stop_win"] = result.stop_win
+        if payouts is not None:
+            arrays["nuts_payout"] = payouts
+        solver_meta = {
+            "method": result.method, "tolerance": result.tolerance, "residual": result.residual,
+            "iterations": result.iterations, "passes": result.passes, "converged": result.converged,
+            "seconds": round(result.seconds, 4), "first_player_win": result.first_player_win,
+        }
+        meta = tables.save(out, rules, arrays, solver_meta, model.substates)
     except KeyboardInterrupt:
         saved = checkpoint.flush()
         raise BuildInterrupted(f"interrupted; {saved} layers of the solve are saved: run the same build "
                                "with --resume to continue" if saved else "interrupted before any layer "
                                "finished") from None
-    arrays = {"start_win": result.start_win}
-    if rules.players >= tables.PACKED_FROM_PLAYERS:
-        arrays["roll_bits"] = result.roll_bits
-    else:
-        arrays["roll"] = result.roll
-    if result.roll_win is not None and rules.players == 2:
-        arrays["roll_win"] = result.roll_win
-        arrays["stop_win"] = result.stop_win
-    if payouts is not None:
-        arrays["nuts_payout"] = payouts
-    solver_meta = {
-        "method": result.method, "tolerance": result.tolerance, "residual": result.residual,
-        "iterations": result.iterations, "passes": result.passes, "converged": result.converged,
-        "seconds": round(result.seconds, 4), "first_player_win": result.first_player_win,
-    }
-    meta = tables.save(out, rules, arrays, solver_meta, model.substates)
     checkpoint.clear()
     return BuildReport(out, meta, result.seconds, result.residual, result.iterations, result.converged,
                        result.first_player_win)
-
-
-def _gonuts(rules, payouts):
-    from .turn import gonuts_turn
-    return gonuts_turn(rules, payouts)
 
 
 class BuildInterrupted(GonutsError):
