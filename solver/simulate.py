@@ -76,7 +76,6 @@ def _play(rules, policies, M, rng, max_steps):
     ticks = np.zeros(M, dtype=np.int64)
     waiting = np.zeros((M, N - 1), dtype=bool)   # opponents yet to roll a dog
     speed = rules.speed_fraction
-    rows = np.arange(M)
 
     def end_turn(idx, gain):
         seat = active[idx]

@@ -49,7 +49,7 @@ class Table:
 
     def roll_at(self, scores, t: int, n: int) -> bool:
         """The stored decision at one decision state."""
-        G, D = self.target, self.substates
+        D = self.substates
         if "roll" in self.arrays:
             return bool(self.arrays["roll"][tuple(scores) + (t, n)])
         q = t * (D + 1) + n

@@ -3,7 +3,6 @@ and a non-zero exit; every accepted input a valid answer."""
 import contextlib
 import io
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -12,10 +11,7 @@ from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 import cli
 from solver import tables
-from solver.engine import solve
-from solver.errors import GonutsError, RulesError, TableError
-from solver.rules import Rules
-from solver.turn import turn_model
+from solver.errors import TableError
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = {2: ROOT / "tables" / "gonuts-2p-t50-rulebook.npz", 3: ROOT / "tables" / "gonuts-3p-t50-rulebook.npz"}

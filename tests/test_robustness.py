@@ -1,7 +1,6 @@
 """Tables you can trust: interrupted builds leave no partial table and resume to the identical result;
 verify catches wrong tables; builds that cannot fit are refused."""
 import json
-import os
 import signal
 import subprocess
 import sys
