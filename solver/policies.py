@@ -50,7 +50,8 @@ class Policy:
     def decide(self, scores, turn, dice):
         raise NotImplementedError
 
-    __call__ = lambda self, scores, turn, dice: self.decide(scores, turn, dice)  # noqa: E731
+    def __call__(self, scores, turn, dice):
+        return self.decide(scores, turn, dice)
 
     def bits(self, G: int, N: int, D: int) -> np.ndarray:
         """Decisions at every state, by calling ``decide`` on them in chunks."""
@@ -150,8 +151,7 @@ def maxpoints(rules, D):
     import dataclasses
 
     from .turn import turn_model
-    big = turn_model(dataclasses.replace(rules, target=4000)) if rules.game == "gonuts" else None
-    model = big if big is not None else turn_model(dataclasses.replace(rules, target=4000))
+    model = turn_model(dataclasses.replace(rules, target=4000))
     means = model.dists @ np.arange(model.dists.shape[1])
     prev = None
     H = 4 * rules.target + 200
