@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import GonutsError
 from .rules import N_DICE, Rules
 
 _ROLL, _NUTS = 0, 1
@@ -44,7 +45,7 @@ def simulate(rules: Rules, policies, games: int, rng: np.random.Generator, progr
     """Play ``games`` games; seat 0 moves first. ``policies`` has one callable per seat."""
     N = rules.players
     if len(policies) != N:
-        raise ValueError(f"need {N} policies, one per seat, got {len(policies)}")
+        raise GonutsError(f"need {N} policies, one per seat, got {len(policies)}")
     wins = np.zeros(N, dtype=np.int64)
     turns = []
     done = 0
@@ -162,7 +163,7 @@ def _play(rules, policies, M, rng, max_steps):
             over = nutting[~waiting[nutting].any(1)]
             end_turn(over, base[over] + acc[over])
     else:
-        raise RuntimeError("simulation did not finish within max_steps")
+        raise GonutsError(f"the games did not finish within {max_steps:,} steps")
     return winner, nturns
 
 
