@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import GonutsError
+from .tables import packed_width, unpack_roll
 from .turn import TurnModel
 
 TOLERANCE = 1e-12
@@ -78,9 +79,7 @@ class SolveResult:
     @property
     def roll(self) -> np.ndarray:
         """Unpacked decisions, (G,)*N + (G, D+1) bool: True where rolling is optimal."""
-        G, D = self.target, self.substates
-        flat = np.unpackbits(self.roll_bits, axis=-1, count=G * (D + 1))
-        return flat.reshape(self.roll_bits.shape[:-1] + (G, D + 1)).astype(bool)
+        return unpack_roll(self.roll_bits, self.target, self.substates)
 
     @property
     def first_player_win(self) -> float:
@@ -140,17 +139,6 @@ def _model_arrays(model: TurnModel, target: int):
             dists, tails, abs_used, rel_used)
 
 
-def estimate(players: int, target: int, substates: int, store_values: bool) -> dict:
-    """Memory (bytes) a solve holds at its peak, and the number of start states."""
-    states = target ** players
-    nbytes = -(-target * (substates + 1) // 8)
-    mem = states * (players * 8 + nbytes)          # W and the packed decisions
-    mem += states * 8 * 3                          # orbit and layer bookkeeping while it is built
-    if store_values:
-        mem += 2 * states * target * (substates + 1) * 8
-    return {"states": states, "bytes": mem}
-
-
 def warm_up() -> float:
     """Compile (or load from numba's cache) the solver kernels on a tiny game; returns seconds taken.
 
@@ -166,7 +154,7 @@ def warm_up() -> float:
 
 
 def _check_resume(state, N, G, D, norbits, nlayers, store_values):
-    want = {"W": ((G ** N, N), np.float64), "bits": ((G ** N, -(-G * (D + 1) // 8)), np.uint8),
+    want = {"W": ((G ** N, N), np.float64), "bits": ((G ** N, packed_width(G, D)), np.uint8),
             "stats": ((norbits, 3), np.float64)}
     if store_values:
         want.update(rw=((G ** N, G, D + 1), np.float64), sw=((G ** N, G, D + 1), np.float64))
@@ -183,7 +171,7 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
           store_values: bool | None = None, progress=None, resume=None, checkpoint=None) -> SolveResult:
     """Solve the game for max-n optimal play. See the module docstring.
 
-    ``progress(done, total)`` is called after each layer with state counts.
+    ``progress(done, total)`` is called after each layer with orbit counts.
     ``resume`` is a saved state from ``checkpoint`` (a callable taking a dict of
     arrays after each layer, returning nothing) to continue from.
     """
@@ -196,7 +184,7 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
     arrays = _model_arrays(model, G)
     reps, ptr = orbit_layers(N, G)
     nlayers = len(ptr) - 1
-    nbytes = -(-G * (D + 1) // 8)
+    nbytes = packed_width(G, D)
     if resume is not None:
         _check_resume(resume, N, G, D, len(reps), nlayers, store_values)
         W, bits, stats, done = resume["W"], resume["bits"], resume["stats"], int(resume["layers_done"])
@@ -212,12 +200,7 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
             sw = np.zeros((G ** N, G, D + 1))
     dummy = np.zeros((1, 1, 1))
     t_setup = time.perf_counter() - t0
-    sizes = np.diff(ptr)
     total_states = G ** N
-    weights = np.zeros(nlayers)
-    # Members per orbit vary; states per layer is the fair progress measure.
-    weights[:] = sizes * N
-    scale = total_states / max(weights.sum(), 1)
     for layer in range(done, nlayers):
         lo, hi = ptr[layer], ptr[layer + 1]
         if hi > lo:
@@ -228,7 +211,7 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
             checkpoint({"W": W, "bits": bits, "stats": stats, "layers_done": layer + 1,
                         **({"rw": rw, "sw": sw} if store_values else {})})
         if progress is not None:
-            progress(int(weights[:layer + 1].sum() * scale), total_states)
+            progress(int(ptr[layer + 1]), len(reps))
     seconds = time.perf_counter() - t0
     residual = float(stats[:, 1].max()) if len(stats) else 0.0
     converged = bool(np.all(stats[:, 2] == 1.0)) and residual <= tol

@@ -24,6 +24,7 @@ import numpy as np
 
 from .engine import _model_arrays, orbit_layers
 from .errors import GonutsError
+from .tables import packed_width
 from .turn import TurnModel
 
 
@@ -69,7 +70,7 @@ def evaluate(model: TurnModel, players: int, target: int, seat_bits, progress=No
 
     t0 = time.perf_counter()
     N, G, D = players, target, model.substates
-    nbytes = -(-G * (D + 1) // 8)
+    nbytes = packed_width(G, D)
     pbits = np.empty((N, G ** N, nbytes), dtype=np.uint8)
     for a, bits in enumerate(seat_bits):
         pbits[a] = np.asarray(bits, dtype=np.uint8).reshape(G ** N, nbytes)

@@ -28,20 +28,11 @@ from pathlib import Path
 import numpy as np
 
 from .errors import GonutsError
-from .tables import Table
+from .tables import Table, packed_width
 
 
 class PolicyError(GonutsError):
     """A policy that cannot be built or that misbehaves."""
-
-
-def _nbytes(G, D):
-    return -(-G * (D + 1) // 8)
-
-
-def unpack_bits(bits, G, N, D) -> np.ndarray:
-    """Packed decisions -> (G,)*N + (G, D+1) bool."""
-    return np.unpackbits(bits, axis=-1, count=G * (D + 1)).reshape((G,) * N + (G, D + 1)).astype(bool)
 
 
 class Policy:
@@ -56,7 +47,7 @@ class Policy:
     def bits(self, G: int, N: int, D: int) -> np.ndarray:
         """Decisions at every state, by calling ``decide`` on them in chunks."""
         S = G ** N
-        out = np.zeros((S, _nbytes(G, D)), dtype=np.uint8)
+        out = np.zeros((S, packed_width(G, D)), dtype=np.uint8)
         tn = np.array([(t, n) for t in range(G) for n in range(1, D + 1)])
         step = max(1, 200_000 // len(tn))
         for lo in range(0, S, step):
@@ -79,7 +70,7 @@ class BitsPolicy(Policy):
     """A policy given by packed decisions over every state (what everything compiles to)."""
 
     def __init__(self, bits, G, N, D, name="table"):
-        self._bits = np.asarray(bits, dtype=np.uint8).reshape(G ** N, _nbytes(G, D))
+        self._bits = np.asarray(bits, dtype=np.uint8).reshape(G ** N, packed_width(G, D))
         self.G, self.N, self.D, self.name = G, N, D, name
 
     def decide(self, scores, turn, dice):

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .errors import GonutsError
 from .rules import Rules
+from .tables import packed_width
 
 # Measured with bench/bench_solve.py on the reference 2-core machine: solver time per
 # decision node (start state x turn points x live dice), compiled kernel warm.
@@ -43,10 +44,9 @@ def available_memory() -> int | None:
 
 
 def estimate(rules: Rules) -> Estimate:
-    D = 1 if rules.game == "pig" else 5
-    N, G = rules.players, rules.target
+    N, G, D = rules.players, rules.target, rules.substates
     states = G ** N
-    nbytes = -(-G * (D + 1) // 8)
+    nbytes = packed_width(G, D)
     mem = states * (N * 8 + nbytes)                 # values and packed decisions
     mem += states * 8 * 3                           # orbit bookkeeping while it is built
     if N == 2:

@@ -81,6 +81,11 @@ class Rules:
 
     # -- derived quantities -------------------------------------------------
     @property
+    def substates(self) -> int:
+        """Sub-states of a turn: live dice (1..5) for Go Nuts!, a single one for Pig."""
+        return 1 if self.game == "pig" else N_DICE
+
+    @property
     def p_acorn(self) -> float:
         return self.faces[0] / sum(self.faces)
 

@@ -17,10 +17,6 @@ from .policies import Policy, PolicyError, parse, thresholds
 from .rules import Rules
 
 
-def substates(rules: Rules) -> int:
-    return 1 if rules.game == "pig" else 5
-
-
 def game_model(rules: Rules, table=None):
     """The turn model, taking the exact payouts from a table of the same rules when there is one."""
     from .turn import gonuts_turn, turn_model
@@ -41,12 +37,12 @@ def resolve(specs, rules: Rules, optimal=None) -> list[Policy]:
             cache["t"] = optimal()
         return cache["t"]
 
-    return [parse(s, rules, substates(rules), opt) for s in specs]
+    return [parse(s, rules, rules.substates, opt) for s in specs]
 
 
 def evaluate_policies(rules: Rules, policies, table=None, progress=None):
     from .evaluate import evaluate
-    G, N, D = rules.target, rules.players, substates(rules)
+    G, N, D = rules.target, rules.players, rules.substates
     return evaluate(game_model(rules, table), N, G, [p.bits(G, N, D) for p in policies], progress=progress)
 
 
@@ -67,7 +63,7 @@ def simulate_policies(rules: Rules, policies, games: int, seed: int, progress=No
     from .simulate import simulate
     if games < 1:
         raise GonutsError("games must be at least 1")
-    G, N, D = rules.target, rules.players, substates(rules)
+    G, N, D = rules.target, rules.players, rules.substates
     fast = [BitsPolicy(p.bits(G, N, D), G, N, D, p.name) for p in policies]
     t0 = time.perf_counter()
     res = simulate(rules, fast, games, np.random.default_rng(seed), progress=progress,
@@ -102,7 +98,7 @@ def simple_rules(rules: Rules, table, progress=None, max_rounds: int = 6) -> Sim
     upper bound (the ascent usually stops early)."""
     from .evaluate import evaluate
     from .policies import TablePolicy, maxpoints
-    G, N, D = rules.target, rules.players, substates(rules)
+    G, N, D = rules.target, rules.players, rules.substates
     model = game_model(rules, table)
     opt_bits = TablePolicy(table).bits(G, N, D)
     fair = 1.0 / N

@@ -62,7 +62,13 @@ class Table:
         return unpack_roll(self.arrays["roll_bits"], self.target, self.substates)
 
 
+def packed_width(target: int, substates: int) -> int:
+    """Bytes of one state's packed decisions: G * (D + 1) bits, the flattened (t, n) axis."""
+    return -(-target * (substates + 1) // 8)
+
+
 def unpack_roll(bits: np.ndarray, target: int, substates: int) -> np.ndarray:
+    """Packed decisions (..., packed_width) -> (..., G, D+1) bool."""
     n = target * (substates + 1)
     return np.unpackbits(bits, axis=-1, count=n).reshape(bits.shape[:-1] + (target, substates + 1)).astype(bool)
 
@@ -85,7 +91,7 @@ def expected_arrays(rules: Rules, substates: int) -> dict:
     grid = (G,) * N
     out = {"start_win": (np.dtype(np.float64), grid + (N,))}
     if N >= PACKED_FROM_PLAYERS:
-        out["roll_bits"] = (np.dtype(np.uint8), grid + (-(-G * (D + 1) // 8),))
+        out["roll_bits"] = (np.dtype(np.uint8), grid + (packed_width(G, D),))
     else:
         out["roll"] = (np.dtype(np.bool_), grid + (G, D + 1))
     if N == 2:
@@ -112,7 +118,7 @@ def _check(meta: dict, arrays: dict, where: str) -> Rules:
     if any(meta.get(k) != meta.get("solver", {}).get(k) for k in SOLVER_KEYS):
         raise TableError(f"{where}: the solver numbers in meta disagree with its solver object")
     D = meta.get("substates")
-    if D != (1 if rules.game == "pig" else 5):
+    if D != rules.substates:
         raise TableError(f"{where}: substates {D!r} do not fit game {rules.game}")
     want = expected_arrays(rules, D)
     have = set(arrays) - {"meta"}

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .bellman import bellman
-from .tables import Table
+from .tables import Table, unpack_roll
 
 TIE = 1e-9
 
@@ -88,6 +88,5 @@ def _roll_rows(table: Table, idx) -> np.ndarray:
     G, D = table.target, table.substates
     if "roll" in table.arrays:
         return table.arrays["roll"].reshape(-1, G, D + 1)[idx]
-    from .tables import unpack_roll
     bits = table.arrays["roll_bits"].reshape(G ** table.players, -1)[idx]
     return unpack_roll(bits, G, D)

@@ -5,14 +5,15 @@ import pytest
 from solver.bellman import plain_policy_evaluation
 from solver.evaluate import evaluate
 from solver.payout import nuts_payout_table
-from solver.policies import PolicyError, hold, parse, unpack_bits
+from solver.policies import PolicyError, hold, parse
+from solver.tables import unpack_roll
 from solver.rules import Rules, preset
 from solver.simulate import simulate
 from solver.turn import gonuts_turn, turn_model
 
 
 def _eval(rules, specs, table=None):
-    D = 1 if rules.game == "pig" else 5
+    D = rules.substates
     pols = [parse(s, rules, D, (lambda: table)) for s in specs]
     model = turn_model(rules) if rules.game == "pig" else gonuts_turn(rules, nuts_payout_table(rules))
     G, N = rules.target, rules.players
@@ -38,9 +39,8 @@ CASES = [
 @pytest.mark.parametrize("rules, specs", CASES, ids=lambda x: getattr(x, "describe", lambda: str(x))())
 def test_exact_evaluation_agrees_with_plain_policy_iteration(rules, specs):
     ev, pols = _eval(rules, specs)
-    D = 1 if rules.game == "pig" else 5
-    G, N = rules.target, rules.players
-    rolls = [unpack_bits(p.bits(G, N, D), G, N, D) for p in pols]
+    G, N, D = rules.target, rules.players, rules.substates
+    rolls = [unpack_roll(p.bits(G, N, D), G, D).reshape((G,) * N + (G, D + 1)) for p in pols]
     V, sweeps = plain_policy_evaluation(rules, rolls)
     assert np.abs(ev.values[:, :, :N] - V).max() < 1e-9
 
@@ -71,7 +71,7 @@ def test_extreme_policies_still_finish_games():
     r = preset(target=10)
     timid = parse("dice:0-0-0-0-1", r, 5)
     ev, _ = _eval(r, ["dice:0-0-0-0-1", "hold:1"])
-    V, _ = plain_policy_evaluation(r, [unpack_bits(p.bits(10, 2, 5), 10, 2, 5) for p in (timid, hold(1, 10, 5))])
+    V, _ = plain_policy_evaluation(r, [unpack_roll(p.bits(10, 2, 5), 10, 5).reshape(10, 10, 10, 6) for p in (timid, hold(1, 10, 5))])
     assert np.abs(ev.values[:, :, :2] - V).max() < 1e-9
     assert ev.win.sum() == pytest.approx(1.0, abs=1e-12) and 1 < ev.expected_turns < 100
 
