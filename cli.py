@@ -509,6 +509,78 @@ def plot(kind, out, table_path, game, players, target, preset_name, faces, dog, 
     click.echo(f"wrote {out}")
 
 
+@cli.command()
+@click.option("--out", type=click.Path(dir_okay=False), default="gonuts.html", show_default=True,
+              help="Where to write the page.")
+@click.option("--players", "players_text", default="2,3", show_default=True, metavar="2,3",
+              help="Player counts to embed (2 and/or 3).")
+@click.option("--rules", "rules_text", default="rulebook,summary", show_default=True, metavar="READINGS",
+              help="Readings of the rules to embed (rulebook and/or summary).")
+@click.option("--json", "as_json", is_flag=True, help="Print a summary as one JSON object.")
+def web(out, players_text, rules_text, as_json):
+    """Write the web page: one self-contained HTML file (advise, play, coach, review), offline.
+
+    It embeds the target-50 tables it needs (built once and cached if not
+    shipped) and makes no network request. Open it from disk, or copy it to a
+    phone or any static host.
+    """
+    from solver import webpage
+    players = webpage.parse_list(players_text, webpage.PLAYERS, "players")
+    readings = webpage.parse_list(rules_text, webpage.READINGS, "rules")
+    loaded = [_load_for({"players": n, "preset": r, "target": webpage.TARGET}, n) for n in players for r in readings]
+    size = webpage.write(out, webpage.page(loaded))
+    games = [f"{n}-{r}" for n in players for r in readings]
+    if as_json:
+        click.echo(json.dumps({"path": str(out), "bytes": size, "games": games}))
+    else:
+        click.echo(f"wrote {out}: {size / 1e6:.1f} MB, {', '.join(games)} (target {webpage.TARGET}); "
+                   "open it in a browser, offline")
+
+
+@cli.command()
+@click.argument("record_path", metavar="GAME.json", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def review(record_path, as_json):
+    """Review a game record from the web page: each of your decisions against the optimal one."""
+    from solver.record import RecordError, replay, review as review_game
+    try:
+        with open(record_path, encoding="utf-8") as fh:
+            record = json.load(fh)
+    except FileNotFoundError:
+        raise RecordError(f"no game record at {record_path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"cannot read {record_path}: {getattr(exc, 'strerror', None) or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{record_path} is not JSON ({exc.msg}, line {exc.lineno})") from None
+    rep = replay(record)
+    table = _load_for({"players": rep.rules.players, "preset": rep.rules.preset_name(),
+                       "target": rep.rules.target}, rep.rules.players)
+    rv = review_game(rep, table)
+    if as_json:
+        click.echo(json.dumps(rv.to_dict()))
+        return
+    click.echo(_review_text(rv))
+
+
+def _review_text(rv):
+    r = rv.replay
+    status = (f"seat {r.winner + 1} won" if r.winner != r.you else "you won") if r.winner is not None \
+        else "game in progress"
+    lines = [f"{r.rules.describe()}; you at seat {r.you + 1}; {status}, {' - '.join(map(str, r.scores))}",
+             f"{'event':>5}  {'scores (yours first)':<22}{'turn':>5}{'dice':>5}  {'you':<5} {'optimal':<8}"
+             f"{'win if roll':>12}{'if stop':>10}{'loss':>8}"]
+    for d in rv.decisions:
+        lines.append(f"{d.event:>5}  {'-'.join(map(str, d.scores)):<22}{d.turn:>5}{d.dice:>5}  {d.taken:<5} "
+                     f"{d.optimal:<8}{_pct(d.win_if_roll):>12}{_pct(d.win_if_stop):>10}{d.loss_points:>8.2f}")
+    lines.append(f"{len(rv.decisions)} decisions; total given up: {rv.total_loss_points:.2f} points of win "
+                 "probability")
+    worst = rv.costliest()
+    if worst:
+        lines.append("costliest: " + "; ".join(f"event {d.event} ({d.taken} at {'-'.join(map(str, d.scores))}, "
+                                                f"{d.turn} points, {d.dice} dice: {d.loss_points:.2f})" for d in worst))
+    return "\n".join(lines)
+
+
 # -- entry point ---------------------------------------------------------------------------------
 
 def _one_line(msg) -> str:

@@ -1,0 +1,104 @@
+"""The web page: one self-contained HTML file that advises, plays, coaches and reviews offline.
+
+``page(tables)`` assembles ``web/page.html``, ``web/style.css``, ``web/core.js``
+(the pure computation) and ``web/ui.js`` (the thin DOM layer) with the data the
+core needs from each table: ``start_win`` (float64, little-endian, base64; the
+last seat's component is left out, it is one minus the others) and the exact
+Go Nuts! payouts. Nothing is fetched at run time.
+"""
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from .errors import GonutsError
+
+ASSETS = Path(__file__).resolve().parent / "web"
+PLAYERS = (2, 3)
+READINGS = ("rulebook", "summary")
+TARGET = 50
+SIZE_LIMIT = 12_000_000
+
+
+def game_data(table) -> dict:
+    """What the page's core needs from one table."""
+    rules = table.rules
+    reading = rules.preset_name()
+    if rules.game != "gonuts" or reading is None or rules.speed != 1.0:
+        raise GonutsError(f"the page plays the rulebook and summary readings only, not {rules.describe()}")
+    N = rules.players
+    sw = np.ascontiguousarray(table.arrays["start_win"][..., :N - 1], dtype="<f8")
+    knobs = rules.to_dict()
+    return {
+        "players": N, "target": rules.target, "reading": reading,
+        "rules": {k: knobs[k] for k in ("faces", "dog", "nuts_costs_turn", "nuts_all_dice", "one_die", "speed")},
+        "start_win": base64.b64encode(sw.tobytes()).decode("ascii"),
+        "nuts_payout": table.arrays["nuts_payout"].tolist(),
+        "source": {"checksum": table.meta["checksum"], "package_version": table.meta["package_version"]},
+    }
+
+
+def page(tables) -> str:
+    """The HTML of the page embedding ``tables`` (an iterable of loaded ``Table``)."""
+    games = {}
+    for t in tables:
+        d = game_data(t)
+        games[f"{d['players']}-{d['reading']}"] = d
+    if not games:
+        raise GonutsError("the page needs at least one table")
+    data = json.dumps({"package_version": __version__, "games": games}, separators=(",", ":"))
+    # JSON inside <script>: no "</" may appear; "<" is escaped as in any JSON string.
+    data = data.replace("<", "\\u003c")
+    html = (ASSETS / "page.html").read_text(encoding="utf-8")
+    parts = {
+        "/*@STYLE@*/": (ASSETS / "style.css").read_text(encoding="utf-8"),
+        "/*@CORE@*/": (ASSETS / "core.js").read_text(encoding="utf-8"),
+        "/*@UI@*/": (ASSETS / "ui.js").read_text(encoding="utf-8"),
+        "@DATA@": data,
+    }
+    html = html.replace("@VERSION@", __version__)
+    for marker, text in parts.items():
+        if html.count(marker) != 1:
+            raise GonutsError(f"page template: marker {marker} must appear exactly once")
+        html = html.replace(marker, text)
+    return html
+
+
+def parse_list(text: str, allowed, what: str) -> tuple:
+    """'2,3' -> (2, 3), refusing anything not in ``allowed`` by name."""
+    items = [x.strip() for x in str(text).split(",") if x.strip()]
+    if not items:
+        raise GonutsError(f"--{what}: give at least one of {', '.join(map(str, allowed))}")
+    out = []
+    for x in items:
+        value = int(x) if x.isdigit() else x
+        if value not in allowed:
+            raise GonutsError(f"--{what}: {x!r} is not one of {', '.join(map(str, allowed))}")
+        if value not in out:
+            out.append(value)
+    return tuple(out)
+
+
+def write(path, html: str) -> int:
+    """Write the page atomically; returns its size in bytes."""
+    import os
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise GonutsError(f"cannot write {path}: folder {folder} does not exist")
+    if path.is_dir():
+        raise GonutsError(f"cannot write {path}: it is a folder")
+    tmp = folder / f".{path.name}.{os.getpid()}.tmp"
+    try:
+        tmp.write_text(html, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise GonutsError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return path.stat().st_size
