@@ -117,7 +117,7 @@
     const N = (a.players_if_roll || a.players_if_stop).length;
     if (N > 2) {
       const head = el("tr", {}, el("th", { text: "Chance of winning" }));
-      for (let k = 0; k < N; k++) head.append(el("th", { text: labels ? labels[k] : (k === 0 ? "You" : `+${k}`) }));
+      for (let k = 0; k < N; k++) head.append(el("th", { text: labels ? labels[k] : ["You", "Next", "After next", "Last"][k] }));
       const table = el("table", { class: "seats" }, el("thead", {}, head));
       const body = el("tbody");
       for (const [name, key] of [["if you roll", "players_if_roll"], ["if you stop", "players_if_stop"]]) {
