@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import tables
+from . import files, tables
 from .errors import GonutsError, TableError
 from .rules import Rules
 
@@ -53,14 +53,7 @@ def find_table(rules: Rules) -> Path | None:
 
 def check_destination(out, rules: Rules | None = None, resume: bool = False) -> Path:
     """Refuse, before any work, a destination that cannot be written or a resume with nothing to resume."""
-    out = Path(out)
-    folder = out.parent if str(out.parent) else Path(".")
-    if not folder.is_dir():
-        raise TableError(f"cannot write {out}: folder {folder} does not exist")
-    if out.is_dir():
-        raise TableError(f"cannot write {out}: it is a folder")
-    if not os.access(folder, os.W_OK):
-        raise TableError(f"cannot write {out}: folder {folder} is not writable")
+    out = files.check_destination(out, error=TableError)
     if resume:
         _Checkpoint(out, rules, 0).check()
     return out

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ import numpy as np
 
 from . import __version__
 from .errors import RulesError, TableError
+from .files import atomic_write
 from .rules import Rules
 
 SCHEMA = 1
@@ -158,29 +158,8 @@ def save(path, rules: Rules, arrays: dict, solver_meta: dict, substates: int) ->
     }
     _check(meta, arrays, str(path))
     meta["checksum"] = checksum(arrays)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise TableError(f"cannot write {path}: folder {folder} does not exist")
-    tmp = folder / f".{path.name}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise TableError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    try:
-        dfd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass
+    atomic_write(path, lambda fh: np.savez_compressed(fh, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays),
+                 error=TableError)
     return meta
 
 

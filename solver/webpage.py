@@ -16,6 +16,7 @@ import numpy as np
 
 from . import __version__
 from .errors import GonutsError
+from .files import atomic_write, check_destination
 
 ASSETS = Path(__file__).resolve().parent / "web"
 PLAYERS = (2, 3)
@@ -85,20 +86,6 @@ def parse_list(text: str, allowed, what: str) -> tuple:
 
 def write(path, html: str) -> int:
     """Write the page atomically; returns its size in bytes."""
-    import os
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise GonutsError(f"cannot write {path}: folder {folder} does not exist")
-    if path.is_dir():
-        raise GonutsError(f"cannot write {path}: it is a folder")
-    tmp = folder / f".{path.name}.{os.getpid()}.tmp"
-    try:
-        tmp.write_text(html, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise GonutsError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    path = check_destination(path)
+    atomic_write(path, lambda fh: fh.write(html.encode("utf-8")))
     return path.stat().st_size

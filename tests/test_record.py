@@ -83,7 +83,7 @@ def test_three_players_frames_start_with_the_reviewed_seat():
 def _literal_game(seed, reading, players):
     """Plays a random game with numpy's dice, writing the events and the scores it keeps itself."""
     rng = np.random.default_rng(seed)
-    costs, all_dice, rolled = reading == "rulebook", reading == "summary", reading == "rulebook"
+    costs = rolled = reading == "rulebook"
     scores, events, seat = [0] * players, [], 0
     while True:
         t, n = 0, 5

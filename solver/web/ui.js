@@ -208,8 +208,15 @@
     if (st.phase === "nuts") return `${who}: Go Nuts! round.`;
     return `${who}: ${st.t} turn point${st.t === 1 ? "" : "s"}, ${st.n} ${st.n === 1 ? "die" : "dice"} live.`;
   }
-  function overText(record, st, names) {
-    return st.winner === record.you ? `You win, ${st.scores.join(" \u2013 ")}!` : `${names[st.winner]} wins, ${st.scores.join(" \u2013 ")}.`;
+  /* The end-of-game banner of a mode ("play" or "coach"), with its way to the review. */
+  function drawOver(mode, record, st, names) {
+    const over = $(`${mode}-over`);
+    over.hidden = st.phase !== "over";
+    if (st.phase !== "over") return;
+    const text = st.winner === record.you ? `You win, ${st.scores.join(" \u2013 ")}!` : `${names[st.winner]} wins, ${st.scores.join(" \u2013 ")}.`;
+    const button = el("button", { id: `${mode}-to-review`, class: "primary", type: "button", text: "Review my decisions" });
+    button.addEventListener("click", () => { $("rev-source").value = mode; showTab("review"); setFragment("review"); });
+    over.replaceChildren(el("p", { class: "total", text }), button);
   }
   /* Column labels of an advice table: you, then the others in turn order, by seat. */
   function seatLabels(r) { return Array.from({ length: r.players }, (_, k) => k === 0 ? "You" : `Seat ${(r.you + k) % r.players + 1}`); }
@@ -347,13 +354,7 @@
     $("play-stop").disabled = !(yours && st.phase === "decide");
     $("play-hint").disabled = !(yours && st.phase === "decide");
     if (!(yours && st.phase === "decide")) $("play-hint-out").hidden = true;
-    const over = $("play-over");
-    over.hidden = st.phase !== "over";
-    if (st.phase === "over") {
-      over.replaceChildren(el("p", { class: "total", text: overText(r, st, names) }),
-        el("button", { id: "play-to-review", class: "primary", type: "button", text: "Review my decisions" }));
-      $("play-to-review").addEventListener("click", () => { $("rev-source").value = "play"; showTab("review"); setFragment("review"); });
-    }
+    drawOver("play", r, st, names);
     drawLog($("play-log"), r, names);
   }
   async function runComputers() {
@@ -545,13 +546,7 @@
     }
     if (!$("coach-bank").hidden) $("coach-bank-q").firstChild.textContent = `${names[st.seat]}'s turn: points banked (0 if the turn was lost) `;
     if (!$("coach-decide").hidden) drawAdvice($("coach-advice"), youFrameAdvice(r, st), seatLabels(r));
-    const over = $("coach-over");
-    over.hidden = st.phase !== "over";
-    if (st.phase === "over") {
-      over.replaceChildren(el("p", { class: "total", text: overText(r, st, names) }),
-        el("button", { id: "coach-to-review", class: "primary", type: "button", text: "Review my decisions" }));
-      $("coach-to-review").addEventListener("click", () => { $("rev-source").value = "coach"; showTab("review"); setFragment("review"); });
-    }
+    drawOver("coach", r, st, names);
     drawLog($("coach-log"), r, names);
   }
 
