@@ -131,7 +131,7 @@ def _build_with_progress(rules, out, resume=False, force=False, quiet=False, che
 
     def preparing():
         if not quiet:
-            click.echo("preparing the compiled solver (the first run compiles it, about 15 s)...", err=True)
+            click.echo("compiling the solver's C kernel once (about a second; later runs reuse it)...", err=True)
     try:
         return builder.build(rules, out, progress=bar, resume=resume, checkpoint_every=checkpoint_every,
                              on_prepare=preparing)

@@ -79,14 +79,15 @@ def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | N
     on an interruption; ``resume=True`` continues from there. The checkpoint is
     removed when the table is written.
     """
-    from .engine import TOLERANCE, solve, warm_up
+    from .engine import TOLERANCE, prepare, solve
+    from .kernels import is_compiled
     from .payout import nuts_payout_table
     from .turn import gonuts_turn, turn_model
 
     out = check_destination(out, rules, resume)
-    if on_prepare is not None:
-        on_prepare()
-    warm_up()
+    if not is_compiled() and on_prepare is not None:
+        on_prepare()                    # compiling happens now, before the solve and its timing
+    prepare()
     if rules.game == "gonuts":
         payouts = nuts_payout_table(rules)
         model = gonuts_turn(rules, payouts)

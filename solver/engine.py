@@ -139,17 +139,11 @@ def _model_arrays(model: TurnModel, target: int):
             dists, tails, abs_used, rel_used)
 
 
-def warm_up() -> float:
-    """Compile (or load from numba's cache) the solver kernels on a tiny game; returns seconds taken.
-
-    Call it before timing a solve: the first call in a process otherwise
-    includes the compilation (about 10 s when nothing is cached yet).
-    """
-    from .rules import Rules
-    from .turn import pig_turn
+def prepare() -> float:
+    """Compile the solver kernel if it is not compiled yet; returns the seconds it took (0 if it was)."""
+    from . import kernels
     t0 = time.perf_counter()
-    solve(pig_turn(Rules(game="pig", target=2)), 2, 2, store_values=True)
-    solve(pig_turn(Rules(game="pig", target=2)), 2, 2, store_values=False)
+    kernels.load()
     return time.perf_counter() - t0
 
 
@@ -175,7 +169,7 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
     ``resume`` is a saved state from ``checkpoint`` (a callable taking a dict of
     arrays after each layer, returning nothing) to continue from.
     """
-    from . import kernels
+    from .kernels import Kernel
 
     t0 = time.perf_counter()
     N, G, D = players, target, model.substates
@@ -201,17 +195,18 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
     dummy = np.zeros((1, 1, 1))
     t_setup = time.perf_counter() - t0
     total_states = G ** N
-    for layer in range(done, nlayers):
-        lo, hi = ptr[layer], ptr[layer + 1]
-        if hi > lo:
-            kernels.solve_layer(reps[lo:hi], N, G, D, model.start, *arrays, W, bits,
-                                rw if store_values else dummy, sw if store_values else dummy,
-                                store_values, tol, EPS, MAX_PI, MAX_VI, stats[lo:hi])
-        if checkpoint is not None:
-            checkpoint({"W": W, "bits": bits, "stats": stats, "layers_done": layer + 1,
-                        **({"rw": rw, "sw": sw} if store_values else {})})
-        if progress is not None:
-            progress(int(ptr[layer + 1]), len(reps))
+    with Kernel(N, N, G, D, model.start, nbytes, arrays) as kernel:
+        for layer in range(done, nlayers):
+            lo, hi = ptr[layer], ptr[layer + 1]
+            if hi > lo:
+                kernel.solve_layer(reps[lo:hi], W, bits, rw if store_values else dummy,
+                                   sw if store_values else dummy, store_values, tol, EPS, MAX_PI, MAX_VI,
+                                   stats[lo:hi])
+            if checkpoint is not None:
+                checkpoint({"W": W, "bits": bits, "stats": stats, "layers_done": layer + 1,
+                            **({"rw": rw, "sw": sw} if store_values else {})})
+            if progress is not None:
+                progress(int(ptr[layer + 1]), len(reps))
     seconds = time.perf_counter() - t0
     residual = float(stats[:, 1].max()) if len(stats) else 0.0
     converged = bool(np.all(stats[:, 2] == 1.0)) and residual <= tol

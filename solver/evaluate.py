@@ -66,7 +66,7 @@ class EvalResult:
 
 def evaluate(model: TurnModel, players: int, target: int, seat_bits, progress=None) -> EvalResult:
     """Exact values when seat a follows ``seat_bits[a]`` (packed decisions, (G**N, nbytes) uint8)."""
-    from . import kernels
+    from .kernels import Kernel
 
     t0 = time.perf_counter()
     N, G, D = players, target, model.substates
@@ -78,12 +78,13 @@ def evaluate(model: TurnModel, players: int, target: int, seat_bits, progress=No
     reps, ptr = orbit_layers(N, G, canonical=False)
     V = np.zeros((N, G ** N, N + 1))
     gaps = np.ones(len(reps))
-    for layer in range(len(ptr) - 1):
-        lo, hi = ptr[layer], ptr[layer + 1]
-        if hi > lo:
-            kernels.evaluate_layer(reps[lo:hi], N, N + 1, G, D, model.start, *arrays, V, pbits, gaps[lo:hi])
-        if progress is not None:
-            progress(int(hi), len(reps))
+    with Kernel(N, N + 1, G, D, model.start, nbytes, arrays) as kernel:
+        for layer in range(len(ptr) - 1):
+            lo, hi = ptr[layer], ptr[layer + 1]
+            if hi > lo:
+                kernel.evaluate_layer(reps[lo:hi], V, pbits, gaps[lo:hi])
+            if progress is not None:
+                progress(int(hi), len(reps))
     if gaps.min() <= 1e-14:
         s = np.unravel_index(reps[int(np.argmin(gaps))], (G,) * N)
         raise GonutsError(f"these policies never end the game from scores {tuple(int(x) for x in s)}: "

@@ -43,11 +43,28 @@ def throws(m: int, speed: Fraction) -> int:
     return math.floor(speed * m)
 
 
+def binom_pmf(k, n, p: float) -> np.ndarray:
+    """Binomial pmf, bit for bit that of ``scipy.stats.binom.pmf``.
+
+    It calls the same compiled kernel (Boost's, in ``scipy.special``) and masks
+    outside the support as ``binom.pmf`` does, without importing scipy.stats,
+    which costs a build 0.4 s of start-up. Falls back to ``binom.pmf`` if a
+    scipy release moves the kernel.
+    """
+    try:
+        from scipy.special._ufuncs import _binom_pmf
+    except ImportError:                                    # pragma: no cover - other scipy layouts
+        from scipy.stats import binom
+        return binom.pmf(k, n, p)
+    k, n = np.broadcast_arrays(np.asarray(k), np.asarray(n))
+    with np.errstate(invalid="ignore"):
+        out = _binom_pmf(k, n, p)
+    return np.where((k >= 0) & (k <= n), out, 0.0)
+
+
 def nuts_gain_pmf(n_dice: int, opponents: int, p_dog: float, p_acorn: float,
                   speed: Fraction, cap: int) -> np.ndarray:
     """P(gain = g) for g = 0..cap, with P(gain >= cap) in the last bin."""
-    from scipy.stats import binom
-
     if n_dice < 1 or opponents < 1 or cap < 1:
         raise RulesError("a Go Nuts! round needs dice, opponents and a positive cap")
     speed = Fraction(speed)
@@ -59,7 +76,7 @@ def nuts_gain_pmf(n_dice: int, opponents: int, p_dog: float, p_acorn: float,
         m = np.arange(m0, m0 + block)
         p_t = tick_cdf(m, opponents, p_dog) - tick_cdf(m - 1, opponents, p_dog)
         trials = np.array([n_dice * throws(int(mi), speed) for mi in m])
-        pmf = binom.pmf(g[None, :], trials[:, None], p_acorn)
+        pmf = binom_pmf(g[None, :], trials[:, None], p_acorn)
         below += p_t @ pmf
         last = int(m[-1])
         still = 1.0 - float(tick_cdf(last, opponents, p_dog))

@@ -137,3 +137,33 @@ def test_non_convergence_is_reported_and_warned(monkeypatch):
     with pytest.warns(ConvergenceWarning):
         res = solve(turn_model(preset(target=8)), 2, 8)
     assert not res.converged and res.residual > 1e-12
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_builds_reproduce_the_shipped_tables_bit_for_bit(players, tmp_path):
+    """The shipped tables were built by the earlier (numba) kernel: the C kernel must give the same bytes."""
+    from pathlib import Path
+
+    from solver import build as builder, tables
+    rules = preset("rulebook", players=players)
+    out = tmp_path / "t.npz"
+    builder.build(rules, out)
+    shipped = Path(__file__).resolve().parent.parent / "tables" / f"gonuts-{players}p-t50-rulebook.npz"
+    assert tables.read_meta(out)["checksum"] == tables.read_meta(shipped)["checksum"]
+    a, b = tables.load(out), tables.load(shipped)
+    for name in b.arrays:
+        assert np.array_equal(a.arrays[name], b.arrays[name]), name
+
+
+def test_the_compile_message_appears_only_when_compiling(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "GONUTS_SOLVE_CACHE": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-m", "cli", "build", "--target", "12", "--out", str(tmp_path / "t.npz")],
+                           cwd=root, env=env, capture_output=True, text=True, timeout=300) for _ in range(2)]
+    assert all(p.returncode == 0 for p in runs), runs[0].stderr
+    assert "compiling the solver" in runs[0].stderr
+    assert "compiling" not in runs[1].stderr

@@ -63,3 +63,18 @@ def test_speed_changes_the_distribution():
     fast = nuts_gain_pmf(3, 1, r.p_dog, r.p_acorn, Fraction(2), cap=50)
     mean = lambda p: (p * np.arange(51)).sum()
     assert mean(slow) < mean(nuts_gain_pmf(3, 1, r.p_dog, r.p_acorn, Fraction(1), cap=50)) < mean(fast)
+
+
+@pytest.mark.parametrize("rules", [
+    preset("rulebook"), preset("summary", players=3), preset("rulebook", players=4, target=70),
+    preset("rulebook", faces=(1, 1, 1), dog=(2, 3), speed=1.5, target=30), preset("summary", speed=0.5, target=20),
+    preset("rulebook", faces=(3, 0, 0), target=15),
+])
+def test_payouts_are_bit_for_bit_those_of_scipy_stats(rules, monkeypatch):
+    """The binomial kernel is called directly; scipy.stats.binom.pmf must give the same bits."""
+    from scipy.stats import binom
+
+    from solver import payout
+    fast = payout.nuts_payout_table(rules)
+    monkeypatch.setattr(payout, "binom_pmf", binom.pmf)
+    assert np.array_equal(fast, payout.nuts_payout_table(rules))

@@ -1,0 +1,373 @@
+/* The engine's inner loops in C. See engine.py for the maths and kernels.py for how this file
+ * is compiled and called.
+ *
+ * States are flat indices: idx = s0 G^(N-1) + s1 G^(N-2) + ... + s_{N-1}, scores in turn order
+ * from the active player. After a turn that gains g the next state is
+ * rot(idx, g) = (idx mod G^(N-1)) G + s0 + g, and a value vector v of the next state reads, in
+ * the old frame, (P v)[k] = v[(k - 1) mod N].
+ *
+ * Every floating-point operation is written in the order of the reference formulas and the
+ * file must be compiled without contraction into fused multiply-adds (-ffp-contract=off) and
+ * without -ffast-math: the tables are reproducible bit for bit.
+ *
+ * Arrays are C-contiguous. The functions exported are solve_layer and evaluate_layer; each
+ * handles a range of a layer's orbits with its own scratch, so that several threads can work
+ * on one layer (orbits of a layer read only finished layers and write only their own states).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int64_t N, K, G, Gpow, D, start, nd, nbytes;
+    const int64_t *mv_ptr; const double *mv_p; const int64_t *mv_da; const int64_t *mv_dst;
+    const int64_t *en_ptr; const double *en_p; const int64_t *en_dist; const uint8_t *en_rel;
+    const double *dists;     /* (nd, G + 1) */
+    const double *tails;     /* (nd, G + 2) */
+    const uint8_t *abs_used; const uint8_t *rel_used;
+} Model;
+
+typedef struct {
+    double *Vc, *Vb, *Cg, *Ac, *Ab, *Rc, *Rb, *rc;
+} TurnScratch;
+
+#define MOD(a, n) ((((a) % (n)) + (n)) % (n))
+
+static double dmax(double a, double b) { return b > a ? b : a; }
+static double dmin(double a, double b) { return b < a ? b : a; }
+
+static int turn_scratch(TurnScratch *s, const Model *m, int64_t K) {
+    int64_t G = m->G, D = m->D, nd = m->nd;
+    s->Vc = malloc(sizeof(double) * (G + 1) * (D + 1) * K);
+    s->Vb = malloc(sizeof(double) * (G + 1) * (D + 1));
+    s->Cg = malloc(sizeof(double) * (G + 1) * K);
+    s->Ac = malloc(sizeof(double) * (nd > 0 ? nd : 1) * K);
+    s->Ab = malloc(sizeof(double) * (nd > 0 ? nd : 1));
+    s->Rc = malloc(sizeof(double) * (nd > 0 ? nd : 1) * K);
+    s->Rb = malloc(sizeof(double) * (nd > 0 ? nd : 1));
+    s->rc = malloc(sizeof(double) * K);
+    return s->Vc && s->Vb && s->Cg && s->Ac && s->Ab && s->Rc && s->Rb && s->rc;
+}
+
+static void free_turn_scratch(TurnScratch *s) {
+    free(s->Vc); free(s->Vb); free(s->Cg); free(s->Ac); free(s->Ab); free(s->Rc); free(s->Rb); free(s->rc);
+}
+
+/* Backward induction over one turn from state idx, the 0-gain continuation unknown.
+ *
+ * Every value is kept as c + b x, x the value vector after a turn that gains nothing;
+ * decisions compare own components at x[0] = y. Writes c of the turn's opening into cout and
+ * returns b; *lo, *hi bound the y for which the decisions taken are greedy.
+ *
+ * W holds the start-of-turn values of the next player's states, K components per state: N win
+ * probabilities and, when K = N + 1, the expected number of turns (each turn adds one). winv is
+ * the value of winning now. With fixed, the decisions are read from pbits (the state's packed
+ * policy) instead of being greedy. dec, rwc, rwb, swc, swb are (G + 1, D + 1). */
+static double turn_pass(const Model *m, int64_t idx, double y, int64_t K, const double *W, const double *winv,
+                        int fixed, const uint8_t *pbits, TurnScratch *s, uint8_t *dec,
+                        double *rwc, double *rwb, double *swc, double *swb, double *cout,
+                        double *lo_out, double *hi_out) {
+    const int64_t N = m->N, G = m->G, D = m->D, nd = m->nd, W1 = D + 1;
+    const int64_t s0 = idx / m->Gpow, rest = idx % m->Gpow, h = G - s0;
+    double *Vc = s->Vc, *Vb = s->Vb, *Cg = s->Cg, *Ac = s->Ac, *Ab = s->Ab, *Rc = s->Rc, *Rb = s->Rb, *rc = s->rc;
+    const double *dists = m->dists, *tails = m->tails;
+    for (int64_t g = 1; g < h; g++) {
+        int64_t nidx = rest * G + s0 + g;
+        for (int64_t k = 0; k < N; k++) Cg[g * K + k] = W[nidx * K + MOD(k - 1, N)];
+        for (int64_t k = N; k < K; k++) Cg[g * K + k] = W[nidx * K + k] + 1.0;
+    }
+    for (int64_t j = 0; j < nd; j++) {
+        if (m->abs_used[j]) {
+            for (int64_t k = 0; k < K; k++) Ac[j * K + k] = tails[j * (G + 2) + h] * winv[k];
+            for (int64_t g = 1; g < h; g++) {
+                double p = dists[j * (G + 1) + g];
+                for (int64_t k = 0; k < K; k++) Ac[j * K + k] += p * Cg[g * K + k];
+            }
+            Ab[j] = dists[j * (G + 1)];
+        }
+    }
+    double lo = -INFINITY, hi = INFINITY;
+    for (int64_t t = h - 1; t >= 0; t--) {
+        for (int64_t j = 0; j < nd; j++) {
+            if (m->rel_used[j]) {
+                for (int64_t k = 0; k < K; k++) Rc[j * K + k] = tails[j * (G + 2) + h - t] * winv[k];
+                for (int64_t x = (1 - t > 0 ? 1 - t : 0); x < h - t; x++) {
+                    double p = dists[j * (G + 1) + x];
+                    for (int64_t k = 0; k < K; k++) Rc[j * K + k] += p * Cg[(t + x) * K + k];
+                }
+                Rb[j] = t == 0 ? dists[j * (G + 1)] : 0.0;
+            }
+        }
+        for (int64_t n = 1; n <= D; n++) {
+            for (int64_t k = 0; k < K; k++) rc[k] = 0.0;
+            double rb = 0.0;
+            for (int64_t e = m->mv_ptr[n]; e < m->mv_ptr[n + 1]; e++) {
+                double p = m->mv_p[e];
+                int64_t t2 = t + m->mv_da[e];
+                if (t2 >= h) {
+                    for (int64_t k = 0; k < K; k++) rc[k] += p * winv[k];
+                } else {
+                    int64_t d2 = m->mv_dst[e];
+                    for (int64_t k = 0; k < K; k++) rc[k] += p * Vc[(t2 * W1 + d2) * K + k];
+                    rb += p * Vb[t2 * W1 + d2];
+                }
+            }
+            for (int64_t e = m->en_ptr[n]; e < m->en_ptr[n + 1]; e++) {
+                double p = m->en_p[e];
+                int64_t j = m->en_dist[e];
+                if (m->en_rel[e]) {
+                    for (int64_t k = 0; k < K; k++) rc[k] += p * Rc[j * K + k];
+                    rb += p * Rb[j];
+                } else {
+                    for (int64_t k = 0; k < K; k++) rc[k] += p * Ac[j * K + k];
+                    rb += p * Ab[j];
+                }
+            }
+            double sc0, sb;
+            if (t == 0) { sc0 = 0.0; sb = 1.0; } else { sc0 = Cg[t * K]; sb = 0.0; }
+            rwc[t * W1 + n] = rc[0];
+            rwb[t * W1 + n] = rb;
+            swc[t * W1 + n] = sc0;
+            swb[t * W1 + n] = sb;
+            int roll;
+            if (t == 0 && n == m->start) {
+                roll = 1;
+            } else if (fixed) {
+                int64_t q = t * W1 + n;
+                roll = (pbits[q >> 3] & (128 >> (q & 7))) != 0;
+            } else {
+                double A = rc[0] - sc0, B = rb - sb;
+                roll = A + B * y > 0.0;
+                if (B != 0.0) {
+                    double edge = -A / B;
+                    if (roll == (B > 0.0)) lo = dmax(lo, edge); else hi = dmin(hi, edge);
+                }
+            }
+            dec[t * W1 + n] = (uint8_t)roll;
+            if (roll) {
+                for (int64_t k = 0; k < K; k++) Vc[(t * W1 + n) * K + k] = rc[k];
+                Vb[t * W1 + n] = rb;
+            } else if (t == 0) {
+                for (int64_t k = 0; k < K; k++) Vc[(t * W1 + n) * K + k] = 0.0;
+                Vb[t * W1 + n] = 1.0;
+            } else {
+                for (int64_t k = 0; k < K; k++) Vc[(t * W1 + n) * K + k] = Cg[t * K + k];
+                Vb[t * W1 + n] = 0.0;
+            }
+        }
+    }
+    for (int64_t k = 0; k < K; k++) cout[k] = Vc[m->start * K + k];
+    *lo_out = lo;
+    *hi_out = hi;
+    return Vb[m->start];
+}
+
+/* Exact values of an orbit under fixed decisions: W_i = c_i + b_i P W_{i+1}, W_L = W_0.
+ * P rotates the N win probabilities; a turn counter (component N, when K > N) is carried
+ * unrotated and a zero-gain turn adds one to it (C must already hold that +b_i). C, Wn are
+ * (L, K). Returns 1 - prod(b), zero when the orbit never ends. */
+static double close_cycle(int64_t L, int64_t N, int64_t K, const double *C, const double *b, double *Wn) {
+    double coef = 1.0;
+    for (int64_t k = 0; k < K; k++) Wn[k] = 0.0;
+    for (int64_t j = 0; j < N; j++) {
+        for (int64_t k = 0; k < N; k++) Wn[k] += coef * C[(j % L) * K + MOD(k - j, N)];
+        for (int64_t k = N; k < K; k++) Wn[k] += coef * C[(j % L) * K + k];
+        coef *= b[j % L];
+    }
+    double gap = 1.0 - coef;
+    for (int64_t k = 0; k < K; k++) Wn[k] /= gap;
+    for (int64_t i = L - 1; i > 0; i--) {
+        int64_t nxt = (i + 1) % L;
+        for (int64_t k = 0; k < N; k++) Wn[i * K + k] = C[i * K + k] + b[i] * Wn[nxt * K + MOD(k - 1, N)];
+        for (int64_t k = N; k < K; k++) Wn[i * K + k] = C[i * K + k] + b[i] * Wn[nxt * K + k];
+    }
+    return gap;
+}
+
+typedef struct {
+    TurnScratch ts;
+    uint8_t *dec;                          /* (N, G + 1, D + 1) */
+    double *rwc, *rwb, *swc, *swb;         /* (N, G + 1, D + 1) */
+    double *C, *b, *lo, *hi, *y, *Wn;      /* (N, N) and (N,) */
+    int64_t *members;
+    double *winv;
+} OrbitScratch;
+
+/* Solve the rotation orbit of state rep: policy iteration on the scalar y, exact linear solve
+ * per policy; value iteration if the policy does not settle. Writes passes, residual and
+ * converged into stats[0..2]. */
+static void solve_orbit(const Model *m, int64_t rep, double *W, uint8_t *bits, double *rw, double *sw,
+                        int store_values, double tol, double eps, int64_t max_pi, int64_t max_vi,
+                        OrbitScratch *o, double *stats) {
+    const int64_t N = m->N, G = m->G, Gpow = m->Gpow, D = m->D, W1 = D + 1, plane = (G + 1) * (D + 1);
+    int64_t L = N;
+    int64_t *members = o->members;
+    double *C = o->C, *b = o->b, *lo = o->lo, *hi = o->hi, *y = o->y, *Wn = o->Wn;
+    members[0] = rep;
+    for (int64_t i = 1; i < N; i++) {
+        members[i] = (members[i - 1] % Gpow) * G + members[i - 1] / Gpow;
+        if (members[i] == rep) { L = i; break; }
+    }
+    for (int64_t i = 0; i < L; i++) {
+        int64_t nxt = members[(i + 1) % L];
+        y[i] = (nxt % G + 1 < G) ? W[(nxt + 1) * N + N - 1] : 0.5;
+    }
+    int64_t passes = 0;
+    int settled = 0;
+    double residual = INFINITY;
+    for (int64_t it = 0; it < max_pi + max_vi; it++) {
+        int vi = it >= max_pi;
+        if (vi) {
+            if (it == 0) for (int64_t q = 0; q < N * N; q++) Wn[q] = 1.0 / (double)N;
+            for (int64_t i = 0; i < L; i++) y[i] = Wn[((i + 1) % L) * N + N - 1];
+        }
+        for (int64_t i = 0; i < L; i++) {
+            b[i] = turn_pass(m, members[i], y[i], N, W, o->winv, 0, NULL, &o->ts, o->dec + i * plane,
+                             o->rwc + i * plane, o->rwb + i * plane, o->swc + i * plane, o->swb + i * plane,
+                             C + i * N, lo + i, hi + i);
+        }
+        passes++;
+        if (vi) {
+            residual = 0.0;
+            for (int64_t i = 0; i < L; i++) {
+                int64_t nxt = (i + 1) % L;
+                for (int64_t k = 0; k < N; k++) {
+                    double nw = C[i * N + k] + b[i] * Wn[nxt * N + MOD(k - 1, N)];
+                    residual = dmax(residual, fabs(nw - Wn[i * N + k]));
+                    Wn[i * N + k] = nw;
+                }
+            }
+            if (residual <= tol * 0.5) break;
+            continue;
+        }
+        close_cycle(L, N, N, C, b, Wn);
+        double outside = 0.0;
+        for (int64_t i = 0; i < L; i++) {
+            double ynew = Wn[((i + 1) % L) * N + N - 1];
+            outside = dmax(dmax(outside, lo[i] - ynew), ynew - hi[i]);
+            y[i] = ynew;
+        }
+        if (outside <= eps) {
+            settled = 1;
+            residual = dmax(0.0, outside);
+            for (int64_t i = 0; i < L; i++) {
+                int64_t nxt = (i + 1) % L;
+                for (int64_t k = 0; k < N; k++)
+                    residual = dmax(residual, fabs(C[i * N + k] + b[i] * Wn[nxt * N + MOD(k - 1, N)] - Wn[i * N + k]));
+            }
+            break;
+        }
+    }
+    for (int64_t i = 0; i < L; i++) {
+        int64_t idx = members[i], h = G - idx / Gpow;
+        for (int64_t k = 0; k < N; k++) W[idx * N + k] = Wn[i * N + k];
+        uint8_t *row = bits + idx * m->nbytes;
+        memset(row, 0, (size_t)m->nbytes);
+        const uint8_t *dec = o->dec + i * plane;
+        for (int64_t t = 0; t < h; t++)
+            for (int64_t n = 1; n <= D; n++)
+                if (dec[t * W1 + n]) {
+                    int64_t q = t * W1 + n;
+                    row[q >> 3] |= (uint8_t)(128 >> (q & 7));
+                }
+        if (store_values) {
+            double yi = y[i];
+            double *rwr = rw + idx * G * W1, *swr = sw + idx * G * W1;
+            const double *rwc = o->rwc + i * plane, *rwb = o->rwb + i * plane;
+            const double *swc = o->swc + i * plane, *swb = o->swb + i * plane;
+            for (int64_t t = 0; t < G; t++) {
+                rwr[t * W1] = 0.0;
+                swr[t * W1] = 0.0;
+                for (int64_t n = 1; n <= D; n++) {
+                    if (t < h) {
+                        rwr[t * W1 + n] = rwc[t * W1 + n] + rwb[t * W1 + n] * yi;
+                        swr[t * W1 + n] = swc[t * W1 + n] + swb[t * W1 + n] * yi;
+                    } else {
+                        rwr[t * W1 + n] = 1.0;
+                        swr[t * W1 + n] = 1.0;
+                    }
+                }
+            }
+        }
+    }
+    stats[0] = (double)passes;
+    stats[1] = residual;
+    stats[2] = (settled || residual <= tol) ? 1.0 : 0.0;
+}
+
+/* Solve orbits reps[lo:hi] of one layer; stats is (len(reps), 3). Returns 0, or -1 when out of memory. */
+int solve_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, double *W, uint8_t *bits,
+                double *rw, double *sw, int store_values, double tol, double eps, int64_t max_pi,
+                int64_t max_vi, double *stats) {
+    const int64_t N = m->N, plane = (m->G + 1) * (m->D + 1);
+    OrbitScratch o;
+    memset(&o, 0, sizeof o);
+    int ok = turn_scratch(&o.ts, m, N);
+    o.dec = calloc((size_t)(N * plane), 1);
+    o.rwc = malloc(sizeof(double) * N * plane);
+    o.rwb = malloc(sizeof(double) * N * plane);
+    o.swc = malloc(sizeof(double) * N * plane);
+    o.swb = malloc(sizeof(double) * N * plane);
+    o.C = malloc(sizeof(double) * N * N);
+    o.Wn = malloc(sizeof(double) * N * N);
+    o.b = malloc(sizeof(double) * N);
+    o.lo = malloc(sizeof(double) * N);
+    o.hi = malloc(sizeof(double) * N);
+    o.y = malloc(sizeof(double) * N);
+    o.members = malloc(sizeof(int64_t) * N);
+    o.winv = calloc((size_t)N, sizeof(double));
+    ok = ok && o.dec && o.rwc && o.rwb && o.swc && o.swb && o.C && o.Wn && o.b && o.lo && o.hi && o.y &&
+         o.members && o.winv;
+    if (ok) {
+        o.winv[0] = 1.0;
+        for (int64_t r = lo; r < hi; r++)
+            solve_orbit(m, reps[r], W, bits, rw, sw, store_values, tol, eps, max_pi, max_vi, &o, stats + 3 * r);
+    }
+    free_turn_scratch(&o.ts);
+    free(o.dec); free(o.rwc); free(o.rwb); free(o.swc); free(o.swb); free(o.C); free(o.Wn);
+    free(o.b); free(o.lo); free(o.hi); free(o.y); free(o.members); free(o.winv);
+    return ok ? 0 : -1;
+}
+
+/* Exact values of fixed per-seat policies on orbits reps[lo:hi] of one layer.
+ *
+ * V is (N, S, K): V[a] the start-of-turn values when seat a is to move (scores in turn order
+ * from seat a; K = N + 1 components, the last the expected number of turns left); pbits is
+ * (N, S, nbytes), seat a's packed policy. The orbit of (rep, seat 0) is (rot^i rep, seat i),
+ * i < N. gaps[o] = 1 - P(the orbit's N turns all gain nothing). Returns 0, or -1 when out of
+ * memory. */
+int evaluate_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, double *V,
+                   const uint8_t *pbits, double *gaps) {
+    const int64_t N = m->N, K = m->K, G = m->G, Gpow = m->Gpow, plane = (G + 1) * (m->D + 1);
+    const int64_t S = Gpow * G;
+    TurnScratch ts;
+    int ok = turn_scratch(&ts, m, K);
+    uint8_t *dec = calloc((size_t)plane, 1);
+    double *scratch = malloc(sizeof(double) * plane);
+    double *C = malloc(sizeof(double) * N * K), *b = malloc(sizeof(double) * N), *Wn = malloc(sizeof(double) * N * K);
+    int64_t *members = malloc(sizeof(int64_t) * N);
+    double *winv = calloc((size_t)K, sizeof(double));
+    ok = ok && dec && scratch && C && b && Wn && members && winv;
+    if (ok) {
+        winv[0] = 1.0;
+        for (int64_t k = N; k < K; k++) winv[k] = 1.0;
+        for (int64_t r = lo; r < hi; r++) {
+            members[0] = reps[r];
+            for (int64_t i = 1; i < N; i++) members[i] = (members[i - 1] % Gpow) * G + members[i - 1] / Gpow;
+            for (int64_t i = 0; i < N; i++) {
+                double l, h;
+                b[i] = turn_pass(m, members[i], 0.0, K, V + ((i + 1) % N) * S * K, winv, 1,
+                                 pbits + (i * S + members[i]) * m->nbytes, &ts, dec,
+                                 scratch, scratch, scratch, scratch, C + i * K, &l, &h);
+                for (int64_t k = N; k < K; k++) C[i * K + k] += b[i];
+            }
+            gaps[r] = close_cycle(N, N, K, C, b, Wn);
+            for (int64_t i = 0; i < N; i++)
+                for (int64_t k = 0; k < K; k++) V[(i * S + members[i]) * K + k] = Wn[i * K + k];
+        }
+    }
+    free_turn_scratch(&ts);
+    free(dec); free(scratch); free(C); free(b); free(Wn); free(members); free(winv);
+    return ok ? 0 : -1;
+}
