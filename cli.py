@@ -91,8 +91,8 @@ def _make_rules(asked, players=None):
 
 
 def _check_against(table, asked):
-    """Refuse a table whose rules differ from any option the user gave."""
-    r = table.rules
+    """Refuse a table (or its rules) whose rules differ from any option the user gave."""
+    r = getattr(table, "rules", table)
     have = {"game": r.game, "players": r.players, "target": r.target, "faces": r.faces, "dog": r.dog,
             "speed": r.speed, "preset": r.preset_name()}
     for key, want in asked.items():
@@ -140,10 +140,17 @@ def _build_with_progress(rules, out, resume=False, force=False, quiet=False, che
             bar.close()
 
 
-def _load_for(asked, n_scores):
-    """The table for the asked rules: shipped, cached, or built now (with progress) into the cache."""
-    from solver import tables
-    from solver.build import cache_dir, find_table, table_name
+def _load_for(asked, n_scores, read=None):
+    """The table for the asked rules: shipped, cached, or built now (with progress) into the cache.
+
+    ``read(path, rules)`` reads it (default: ``tables.load``); a cached table it refuses is built again.
+    """
+    from solver.locate import cache_dir, find_table, table_name
+    if read is None:
+        from solver import tables
+
+        def read(path, rules):
+            return tables.load(path, expect=rules)
     players = asked.get("players")
     if players is None and 2 <= n_scores <= 4:
         players = n_scores
@@ -151,7 +158,7 @@ def _load_for(asked, n_scores):
     path = find_table(rules)
     if path is not None and path.parent == cache_dir():
         try:
-            return tables.load(path, expect=rules)
+            return read(path, rules)
         except TableError as exc:
             click.echo(f"the cached table is unusable ({exc}); building it again", err=True)
             path = None
@@ -164,7 +171,7 @@ def _load_for(asked, n_scores):
         click.echo(f"no table for {rules.describe()} yet; building it once into {folder}", err=True)
         path = folder / table_name(rules)
         _build_with_progress(rules, path)
-    return tables.load(path, expect=rules)
+    return read(path, rules)
 
 
 # -- commands ------------------------------------------------------------------------------------
@@ -193,7 +200,7 @@ def cli():
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def build(game, players, target, preset_name, faces, dog, speed, out, resume, checkpoint_every, force, as_json):
     """Solve a game for optimal play and write its table (.npz)."""
-    from solver.build import table_name
+    from solver.locate import table_name
     rules = _make_rules(_asked(game, players, target, preset_name, faces, dog, speed))
     out = out or table_name(rules)
     rep = _build_with_progress(rules, out, resume=resume, force=force, quiet=as_json,
@@ -226,36 +233,37 @@ def advise(scores, turn, dice, table_path, game, players, target, preset_name, f
     5 dice), where the first roll is forced: the answer is then your chance of
     winning from here.
     """
-    from solver import tables
-    from solver.advise import advise as advise_state
+    from solver.advise import advise_path
     score_list = _ints(scores, "--scores")
     asked = _asked(game, players, target, preset_name, faces, dog, speed)
     if asked.get("game") == "pig" and dice == 5:
         dice = 1
+
+    def read(path, rules):
+        return advise_path(path, score_list, turn, 1 if rules.game == "pig" and dice == 5 else dice, expect=rules)
     if table_path:
-        table = tables.load(table_path)
-        _check_against(table, asked)
+        from solver.contract import Archive, contract
+        with Archive(table_path) as z:
+            have = contract(z.meta(), str(table_path))[0]
+        _check_against(have, asked)
+        a, rules = read(table_path, have)
     else:
         if not 2 <= len(score_list) <= 4 and "players" not in asked:
             raise StateError(f"give 2 to 4 scores, one per player; got {len(score_list)}")
-        table = _load_for(asked, len(score_list))
-    if table.rules.game == "pig" and dice == 5:
-        dice = 1
-    a = advise_state(table, score_list, turn, dice)
+        a, rules = _load_for(asked, len(score_list), read)
     if as_json:
         out = a.to_dict()
-        out["rules"] = table.rules.to_dict()
+        out["rules"] = rules.to_dict()
         click.echo(json.dumps(out))
         return
-    click.echo(_advice_text(table, a))
+    click.echo(_advice_text(rules, a))
 
 
 def _pct(x):
     return "   -   " if x is None else f"{100 * x:6.2f}%"
 
 
-def _advice_text(table, a):
-    rules = table.rules
+def _advice_text(rules, a):
     N = rules.players
     who = ", ".join(f"{s}" + (" (you)" if i == 0 else "") for i, s in enumerate(a.scores))
     dice = f"{a.dice} {'die' if a.dice == 1 else 'dice'} live" if rules.game == "gonuts" else ""

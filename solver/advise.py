@@ -1,12 +1,18 @@
-"""One question from the table: at these scores, turn points and live dice, roll or stop?"""
+"""One question from the table: at these scores, turn points and live dice, roll or stop?
+
+``advise`` answers from a loaded ``Table``. ``advise_path`` answers straight
+from a table file: the file is checked as ``tables.load`` checks it (contract,
+headers, sizes, checksum) but, with 2 players, read without numpy, which a
+user would otherwise wait for at every question.
+"""
 from __future__ import annotations
 
+import math
+import struct
 from dataclasses import dataclass
 
-import numpy as np
-
-from .errors import StateError
-from .tables import Table
+from .contract import Archive
+from .errors import StateError, TableError
 
 
 @dataclass(frozen=True)
@@ -31,7 +37,8 @@ class Advice:
         }
 
 
-def check_state(table: Table, scores, turn: int, dice: int):
+def check_state(table, scores, turn: int, dice: int):
+    """The scores as a tuple, or a StateError naming what does not exist in ``table``'s game."""
     N, G, D = table.players, table.target, table.substates
     scores = tuple(scores)
     if len(scores) != N:
@@ -47,28 +54,74 @@ def check_state(table: Table, scores, turn: int, dice: int):
     return scores
 
 
-def advise(table: Table, scores, turn: int, dice: int) -> Advice:
-    """The optimal action and its consequences, read from the table."""
+def _answer(table, scores, turn, dice, both, roll_at) -> Advice:
+    """The answer given ``both()`` -> (every seat if roll, every seat if stop) and ``roll_at()`` -> bool."""
     scores = check_state(table, scores, turn, dice)
     N, G, D = table.players, table.target, table.substates
-    win = np.zeros(N)
-    win[0] = 1.0
     if scores[0] + turn >= G:
-        return Advice(scores, turn, dice, "stop", "reaches_target", None, 1.0, None, tuple(win))
-    forced = turn == 0 and dice == D
-    if N == 2:
-        rw = float(table.arrays["roll_win"][scores + (turn, dice)])
-        sw = float(table.arrays["stop_win"][scores + (turn, dice)])
-        r_all, s_all = (rw, 1.0 - rw), (sw, 1.0 - sw)
-    else:
+        win = (1.0,) + (0.0,) * (N - 1)
+        return Advice(scores, turn, dice, "stop", "reaches_target", None, 1.0, None, win)
+    r_all, s_all = both(scores)
+    if turn == 0 and dice == D:
+        return Advice(scores, turn, dice, "roll", "forced", r_all[0], None, r_all, None)
+    action = "roll" if roll_at(scores) else "stop"
+    return Advice(scores, turn, dice, action, "optimal", r_all[0], s_all[0], r_all, s_all)
+
+
+def advise(table, scores, turn: int, dice: int) -> Advice:
+    """The optimal action and its consequences, read from a loaded table (3-4 players: recomputed
+    exactly from ``start_win`` by one Bellman backup of the state)."""
+    def both(scores):
+        N, G = table.players, table.target
+        if N == 2:
+            rw = float(table.arrays["roll_win"][scores + (turn, dice)])
+            sw = float(table.arrays["stop_win"][scores + (turn, dice)])
+            return (rw, 1.0 - rw), (sw, 1.0 - sw)
+        import numpy as np
+
         from .bellman import bellman
         state = np.ravel_multi_index(scores, (G,) * N)
         b = bellman(table.rules, table.arrays.get("nuts_payout"), table.arrays["start_win"], [state],
                     keep_vectors=True)
-        r_all = tuple(float(x) for x in b.roll_vec[0, turn, dice])
-        s_all = tuple(float(x) for x in b.stop_vec[0, turn, dice])
-        rw, sw = r_all[0], s_all[0]
-    if forced:
-        return Advice(scores, turn, dice, "roll", "forced", rw, None, r_all, None)
-    action = "roll" if table.roll_at(scores, turn, dice) else "stop"
-    return Advice(scores, turn, dice, action, "optimal", rw, sw, r_all, s_all)
+        return (tuple(float(x) for x in b.roll_vec[0, turn, dice]),
+                tuple(float(x) for x in b.stop_vec[0, turn, dice]))
+    return _answer(table, scores, turn, dice, both, lambda scores: table.roll_at(scores, turn, dice))
+
+
+@dataclass(frozen=True)
+class _Shape:
+    players: int
+    target: int
+    substates: int
+
+
+def advise_path(path, scores, turn: int, dice: int, expect=None):
+    """(Advice, rules) straight from a table file, checked like ``tables.load`` checks it.
+
+    With 2 players the answer is read from the checked bytes without numpy; with
+    3-4 players the table is loaded as a ``Table`` and ``advise`` recomputes it.
+    """
+    with Archive(path) as z:
+        meta, rules, raw = z.read_table(expect)
+    if rules.players != 2:
+        from .tables import Table, _check, as_arrays
+        arrays = as_arrays(raw)
+        _check(meta, arrays, str(path))
+        return advise(Table(meta, rules, arrays), scores, turn, dice), rules
+    G, D = rules.target, rules.substates
+    shape = _Shape(2, G, D)
+
+    def at(scores):
+        return ((scores[0] * G + scores[1]) * G + turn) * (D + 1) + dice
+
+    def value(name, scores):
+        x = struct.unpack_from("<d", raw[name][2], 8 * at(scores))[0]
+        if not (math.isfinite(x) and 0.0 <= x <= 1.0):
+            raise TableError(f"{path}: {name} holds {x!r} at {scores}, {turn} points, {dice} dice: not a "
+                             "probability")
+        return x
+
+    def both(scores):
+        rw, sw = value("roll_win", scores), value("stop_win", scores)
+        return (rw, 1.0 - rw), (sw, 1.0 - sw)
+    return _answer(shape, scores, turn, dice, both, lambda scores: raw["roll"][2][at(scores)] != 0), rules

@@ -1,11 +1,9 @@
 """Building tables: rules -> exact payouts -> solve -> checked, atomically written ``.npz``.
 
-Also where tables live: the ones shipped with the package, and a cache for
-tables built on demand (``$GONUTS_SOLVE_CACHE``, else ``~/.cache/gonuts-solve``).
+Where tables live (shipped, cached) is ``locate``'s, re-exported here.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -13,42 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import files, tables
+from .contract import PACKED_FROM_PLAYERS
 from .errors import GonutsError, TableError
 from .rules import Rules
-
-
-def shipped_dir() -> Path:
-    """The folder of the tables that ship with the package (``tables/`` in a checkout)."""
-    try:
-        from importlib.resources import files
-        return Path(str(files("solver.shipped")))
-    except ModuleNotFoundError:
-        return Path(__file__).resolve().parent.parent / "tables"
-
-
-def cache_dir() -> Path:
-    return Path(os.environ.get("GONUTS_SOLVE_CACHE") or Path.home() / ".cache" / "gonuts-solve")
-
-
-def table_name(rules: Rules) -> str:
-    """A file name that identifies the rules: presets by name, anything else by a hash."""
-    label = rules.preset_name() if rules.game == "gonuts" else None
-    base = f"{rules.game}-{rules.players}p-t{rules.target}"
-    if rules.game == "pig":
-        return base + ".npz"
-    if label is not None and rules.faces == (2, 3, 1) and rules.dog == (1, 5) and rules.speed == 1.0:
-        return f"{base}-{label}.npz"
-    digest = hashlib.sha256(json.dumps(rules.to_dict(), sort_keys=True).encode()).hexdigest()[:12]
-    return f"{base}-custom-{digest}.npz"
-
-
-def find_table(rules: Rules) -> Path | None:
-    """A shipped or cached table for exactly these rules, if one exists."""
-    name = table_name(rules)
-    for folder in (shipped_dir(), cache_dir()):
-        if (folder / name).is_file():
-            return folder / name
-    return None
 
 
 def check_destination(out, rules: Rules | None = None, resume: bool = False) -> Path:
@@ -99,7 +64,7 @@ def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | N
         result = solve(model, rules.players, rules.target, tol=tol or TOLERANCE, progress=progress,
                        resume=state, checkpoint=checkpoint.save)
         arrays = {"start_win": result.start_win}
-        if rules.players >= tables.PACKED_FROM_PLAYERS:
+        if rules.players >= PACKED_FROM_PLAYERS:
             arrays["roll_bits"] = result.roll_bits
         else:
             arrays["roll"] = result.roll

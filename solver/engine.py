@@ -43,7 +43,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import GonutsError
-from .tables import packed_width, unpack_roll
+from .contract import packed_width
+from .tables import unpack_roll
 from .turn import TurnModel
 
 TOLERANCE = 1e-12

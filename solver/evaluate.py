@@ -24,7 +24,7 @@ import numpy as np
 
 from .engine import _model_arrays, orbit_layers
 from .errors import GonutsError
-from .tables import packed_width
+from .contract import packed_width
 from .turn import TurnModel
 
 

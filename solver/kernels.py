@@ -56,7 +56,7 @@ def compiler() -> str | None:
 
 def library_path(cc: str | None = None) -> Path:
     """Where the compiled kernel for this source, these flags and this compiler lives."""
-    from .build import cache_dir
+    from .locate import cache_dir
     cc = cc or compiler() or "cc"
     key = hashlib.sha256(SOURCE.read_bytes() + " ".join(FLAGS + [cc, sys.platform]).encode()).hexdigest()[:16]
     suffix = ".dll" if sys.platform == "win32" else ".so"

@@ -28,7 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from .errors import GonutsError
-from .tables import Table, packed_width
+from .contract import packed_width
+from .tables import Table
 
 
 class PolicyError(GonutsError):

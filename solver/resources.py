@@ -6,22 +6,27 @@ from dataclasses import dataclass
 
 from .errors import GonutsError
 from .rules import Rules
-from .tables import packed_width
+from .contract import packed_width
 
-# Measured with bench/bench_solve.py on the reference 2-core machine: solver time per
-# decision node (start state x turn points x live dice), compiled kernel warm.
-# 3 players 0.86 s and 4 players 46.5 s at target 50 give 5.4e-8 and 5.8e-8.
-SECONDS_PER_NODE = 6e-8
-SAVE_SECONDS_PER_BYTE = 2e-8
-BASE_BYTES = 250 * 2**20     # Python, numpy, scipy, numba and LLVM before any array
+# Measured with bench/bench_build.py on the reference 2-core machine (whole processes, the C
+# kernel compiled): the solve per decision node (start state x turn points x live dice),
+# 4.6e-8 s at 3 players and 5.3e-8 s at 4 (target 50); writing the table per byte of its
+# arrays (compression and checksum), 1.2e-8 s at 2-3 players and 1.8e-8 s at 4; and the
+# process around them (interpreter, imports, payouts), about 0.35 s.
+SECONDS_PER_NODE = 5e-8
+SAVE_SECONDS_PER_BYTE = 1.4e-8
+START_SECONDS = 0.35
+BASE_BYTES = 80 * 2**20      # Python, numpy and scipy.special before any array
 
 
 @dataclass(frozen=True)
 class Estimate:
     states: int
     bytes: int
-    seconds: float
+    seconds: float               # the whole build: start-up, solve and writing the table
     available: int | None
+    solve_seconds: float = 0.0
+    save_seconds: float = 0.0
 
     def summary(self) -> str:
         avail = f" of {self.available / 2**30:.1f} GiB available" if self.available else ""
@@ -47,6 +52,9 @@ def estimate(rules: Rules) -> Estimate:
     N, G, D = rules.players, rules.target, rules.substates
     states = G ** N
     nbytes = packed_width(G, D)
+    table = states * N * 8 + (states * nbytes if N >= 4 else states * G * (D + 1))
+    if N == 2:
+        table += 2 * states * G * (D + 1) * 8
     mem = states * (N * 8 + nbytes)                 # values and packed decisions
     mem += states * 8 * 3                           # orbit bookkeeping while it is built
     if N == 2:
@@ -55,8 +63,9 @@ def estimate(rules: Rules) -> Estimate:
         mem += states * G * (D + 1)                 # unpacked roll
     mem = int(mem * 1.6) + BASE_BYTES               # compression buffers, copies on save; the process
     nodes = states * (G + 1) / 2 * D
-    seconds = nodes * SECONDS_PER_NODE + mem * SAVE_SECONDS_PER_BYTE
-    return Estimate(states, mem, seconds, available_memory())
+    solve = nodes * SECONDS_PER_NODE
+    save = table * SAVE_SECONDS_PER_BYTE
+    return Estimate(states, mem, START_SECONDS + solve + save, available_memory(), solve, save)
 
 
 def check_fits(rules: Rules, force: bool = False) -> Estimate:
@@ -77,9 +86,9 @@ def _fmt_bytes(n: float) -> str:
 
 def _fmt_time(s: float) -> str:
     if s < 1:
-        return "under a second of solving"
+        return f"about {s:.1f} s in all"
     if s < 120:
-        return f"about {s:.0f} s of solving"
+        return f"about {s:.0f} s in all"
     if s < 7200:
-        return f"about {s / 60:.0f} min of solving"
-    return f"about {s / 3600:.1f} h of solving"
+        return f"about {s / 60:.0f} min in all"
+    return f"about {s / 3600:.1f} h in all"

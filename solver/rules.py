@@ -23,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 
 from .errors import RulesError
 
@@ -102,8 +101,9 @@ class Rules:
         return self.dog[0] / sum(self.dog)
 
     @property
-    def speed_fraction(self) -> Fraction:
+    def speed_fraction(self):
         """The speed as an exact fraction, so that floor(r * T) has no rounding."""
+        from fractions import Fraction
         return Fraction(repr(self.speed))
 
     def preset_name(self) -> str | None:
