@@ -374,8 +374,9 @@ def _split_policies(text):
 
 policies_option = click.option(
     "--policies", required=True, metavar="P1,P2,...",
-    help="One policy per seat, in seat order (seat 1 moves first): optimal, maxpoints, hold:K, "
-         "hold:K/D, dice:K1-K2-K3-K4-K5, a table .npz, or module:function / file.py:function.")
+    help="One policy per seat, in seat order (seat 1 moves first): optimal, best (the exact best response "
+         "to the other seats), maxpoints, hold:K, hold:K/D, dice:K1-K2-K3-K4-K5, a table .npz, or "
+         "module:function / file.py:function.")
 
 
 @cli.command()
@@ -387,11 +388,12 @@ policies_option = click.option(
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def evaluate(policies, both_orders, table_path, game, players, target, preset_name, faces, dog, speed, as_json):
     """Exact win probability of each seat when each follows its own policy (no sampling)."""
-    from solver.strategy import evaluate_policies, resolve
+    from solver.strategy import evaluate_policies
     specs = _split_policies(policies)
     asked = _asked(game, players, target, preset_name, faces, dog, speed)
     rules, optimal, table = _policy_game(asked, specs, table_path)
-    pols = resolve(specs, rules, optimal)
+    pols = _resolve_with_progress(specs, rules, optimal, table, as_json)
+    report = _best_report(pols)
     bar = _Progress("evaluating") if not as_json and rules.players >= 3 else None
     try:
         ev = evaluate_policies(rules, pols, table=table or _maybe(optimal, specs), progress=bar)
@@ -406,6 +408,8 @@ def evaluate(policies, both_orders, table_path, game, players, target, preset_na
         if both_orders:
             out["win_both_orders"] = [float(x) for x in ev.win_both_orders]
             out["expected_turns_both_orders"] = ev.expected_turns_both_orders
+        if report is not None:
+            out["best_response"] = report
         click.echo(json.dumps(out))
         return
     how = "averaged over who moves first" if both_orders else "seat 1 moves first"
@@ -413,6 +417,29 @@ def evaluate(policies, both_orders, table_path, game, players, target, preset_na
     for i, (spec, w) in enumerate(zip(specs, win)):
         click.echo(f"  seat {i + 1}  {spec:<24} wins {100 * w:7.3f}%")
     click.echo(f"  expected game length: {turns:.2f} turns")
+    if report is not None:
+        click.echo("  " + _best_line(report))
+
+
+def _resolve_with_progress(specs, rules, optimal, table, quiet):
+    """Policies from names; ``best`` seats are solved exactly (with a progress bar from 3 players)."""
+    from solver.strategy import resolve
+    bar = _Progress("best response") if not quiet and rules.players >= 3 and "best" in specs else None
+    try:
+        return resolve(specs, rules, optimal, table=table, progress=bar)
+    finally:
+        if bar:
+            bar.close()
+
+
+def _best_report(pols):
+    return next((p.report for p in pols if getattr(p, "report", None) is not None), None)
+
+
+def _best_line(r):
+    return (f"best response: exact, residual {r['residual']:.1e} (tolerance {r['tolerance']:.0e}), "
+            f"{r['iterations']} iterations, {'converged' if r['converged'] else 'NOT converged'}, "
+            f"{r['seconds']:.2f} s")
 
 
 def _maybe(optimal, specs):
@@ -429,11 +456,12 @@ def _maybe(optimal, specs):
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def simulate(policies, games, seed, table_path, game, players, target, preset_name, faces, dog, speed, as_json):
     """Play whole games literally, dice by dice and dog die by dog die; win rates with 95% intervals."""
-    from solver.strategy import resolve, simulate_policies
+    from solver.strategy import simulate_policies
     specs = _split_policies(policies)
     asked = _asked(game, players, target, preset_name, faces, dog, speed)
-    rules, optimal, _ = _policy_game(asked, specs, table_path)
-    pols = resolve(specs, rules, optimal)
+    rules, optimal, table = _policy_game(asked, specs, table_path)
+    pols = _resolve_with_progress(specs, rules, optimal, table, as_json)
+    report = _best_report(pols)
     bar = None if as_json else _Progress("playing")
     try:
         rep = simulate_policies(rules, pols, games, seed, progress=bar)
@@ -441,15 +469,20 @@ def simulate(policies, games, seed, table_path, game, players, target, preset_na
         if bar:
             bar.close()
     if as_json:
-        click.echo(json.dumps({"policies": specs, "rules": rules.to_dict(), "games": games, "seed": seed,
-                               "win": [float(x) for x in rep.win], "stderr": [float(x) for x in rep.stderr],
-                               "mean_turns": rep.turns, "seconds": rep.seconds}))
+        out = {"policies": specs, "rules": rules.to_dict(), "games": games, "seed": seed,
+               "win": [float(x) for x in rep.win], "stderr": [float(x) for x in rep.stderr],
+               "mean_turns": rep.turns, "seconds": rep.seconds}
+        if report is not None:
+            out["best_response"] = report
+        click.echo(json.dumps(out))
         return
     click.echo(f"{rules.describe()}; {games:,} games, seed {seed}, seat 1 moves first:")
     for i, (spec, w, se) in enumerate(zip(specs, rep.win, rep.stderr)):
         click.echo(f"  seat {i + 1}  {spec:<24} wins {100 * w:7.3f}%  "
                    f"(95% interval {100 * (w - 1.96 * se):.3f}% to {100 * (w + 1.96 * se):.3f}%)")
     click.echo(f"  mean game length {rep.turns:.2f} turns; {games / rep.seconds:,.0f} games/s")
+    if report is not None:
+        click.echo("  " + _best_line(report))
 
 
 @cli.command("simple-rules")

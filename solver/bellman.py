@@ -163,6 +163,9 @@ def plain_policy_evaluation(rules, rolls, payouts=None, tol=1e-13, max_sweeps=10
 
     Jacobi sweeps of V_a <- T_{rolls[a]}(V_{a+1}) from 1/N, to a max change of
     ``tol``. Returns (V, sweeps) with V[a] the values when seat a is to move.
+    A seat whose ``rolls[a]`` is None plays greedily (its own larger win
+    probability; a tie stops): with such seats this is value iteration for their
+    best response to the others, the independent oracle of ``respond``.
     """
     N, G = rules.players, rules.target
     if rules.game != "pig" and payouts is None:
@@ -170,7 +173,7 @@ def plain_policy_evaluation(rules, rolls, payouts=None, tol=1e-13, max_sweeps=10
         payouts = nuts_payout_table(rules)
     S = G ** N
     V = np.full((N, S, N), 1.0 / N)
-    flat = [np.asarray(r).reshape(S, G, -1) for r in rolls]
+    flat = [None if r is None else np.asarray(r).reshape(S, G, -1) for r in rolls]
     for sweep in range(1, max_sweeps + 1):
         newV = np.stack([bellman(rules, payouts, V[(a + 1) % N], np.arange(S), fixed=flat[a]).value
                          for a in range(N)])

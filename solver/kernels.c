@@ -371,3 +371,103 @@ int evaluate_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, 
     free(dec); free(scratch); free(C); free(b); free(Wn); free(members); free(winv);
     return ok ? 0 : -1;
 }
+
+/* Best response: seats whose greedy[i] is set decide greedily (max-n among themselves), the others
+ * follow pbits. The orbit of (rep, seat 0) is (rot^i rep, seat i), i < N, as in evaluate_layer;
+ * it is solved like solve_orbit: policy iteration on each greedy turn's scalar y, the cycle closed
+ * exactly per policy, value iteration if decisions do not settle. V is (N, S, N) win
+ * probabilities; bits (N, S, nbytes) receives the greedy seats' decisions; stats is
+ * (len(reps), 3): passes, residual, converged. Returns 0, or -1 when out of memory. */
+int respond_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, double *V, const uint8_t *pbits,
+                  const uint8_t *greedy, uint8_t *bits, double tol, double eps, int64_t max_pi, int64_t max_vi,
+                  double *stats) {
+    const int64_t N = m->N, G = m->G, Gpow = m->Gpow, D = m->D, W1 = D + 1, plane = (G + 1) * (D + 1);
+    const int64_t S = Gpow * G;
+    TurnScratch ts;
+    int ok = turn_scratch(&ts, m, N);
+    uint8_t *dec = calloc((size_t)(N * plane), 1);
+    double *scratch = malloc(sizeof(double) * plane);
+    double *C = malloc(sizeof(double) * N * N), *Wn = malloc(sizeof(double) * N * N);
+    double *b = malloc(sizeof(double) * N), *lo_ = malloc(sizeof(double) * N), *hi_ = malloc(sizeof(double) * N);
+    double *y = malloc(sizeof(double) * N), *winv = calloc((size_t)N, sizeof(double));
+    int64_t *members = malloc(sizeof(int64_t) * N);
+    ok = ok && dec && scratch && C && Wn && b && lo_ && hi_ && y && winv && members;
+    if (ok) {
+        winv[0] = 1.0;
+        for (int64_t r = lo; r < hi; r++) {
+            members[0] = reps[r];
+            for (int64_t i = 1; i < N; i++) members[i] = (members[i - 1] % Gpow) * G + members[i - 1] / Gpow;
+            for (int64_t i = 0; i < N; i++) {
+                int64_t j = (i + 1) % N, nxt = members[j];
+                y[i] = (nxt % G + 1 < G) ? V[(j * S + nxt + 1) * N + N - 1] : 0.5;
+            }
+            int64_t passes = 0;
+            int settled = 0;
+            double residual = INFINITY;
+            for (int64_t it = 0; it < max_pi + max_vi; it++) {
+                int vi = it >= max_pi;
+                if (vi) {
+                    if (it == 0) for (int64_t q = 0; q < N * N; q++) Wn[q] = 1.0 / (double)N;
+                    for (int64_t i = 0; i < N; i++) y[i] = Wn[((i + 1) % N) * N + N - 1];
+                }
+                for (int64_t i = 0; i < N; i++) {
+                    b[i] = turn_pass(m, members[i], y[i], N, V + ((i + 1) % N) * S * N, winv, !greedy[i],
+                                     pbits + (i * S + members[i]) * m->nbytes, &ts, dec + i * plane,
+                                     scratch, scratch, scratch, scratch, C + i * N, lo_ + i, hi_ + i);
+                }
+                passes++;
+                if (vi) {
+                    residual = 0.0;
+                    for (int64_t i = 0; i < N; i++) {
+                        int64_t nx = (i + 1) % N;
+                        for (int64_t k = 0; k < N; k++) {
+                            double nw = C[i * N + k] + b[i] * Wn[nx * N + MOD(k - 1, N)];
+                            residual = dmax(residual, fabs(nw - Wn[i * N + k]));
+                            Wn[i * N + k] = nw;
+                        }
+                    }
+                    if (residual <= tol * 0.5) break;
+                    continue;
+                }
+                double gap = close_cycle(N, N, N, C, b, Wn);
+                if (!(gap > 1e-14)) { residual = INFINITY; break; }     /* the orbit never ends */
+                double outside = 0.0;
+                for (int64_t i = 0; i < N; i++) {
+                    double ynew = Wn[((i + 1) % N) * N + N - 1];
+                    outside = dmax(dmax(outside, lo_[i] - ynew), ynew - hi_[i]);
+                    y[i] = ynew;
+                }
+                if (outside <= eps) {
+                    settled = 1;
+                    residual = dmax(0.0, outside);
+                    for (int64_t i = 0; i < N; i++) {
+                        int64_t nx = (i + 1) % N;
+                        for (int64_t k = 0; k < N; k++)
+                            residual = dmax(residual, fabs(C[i * N + k] + b[i] * Wn[nx * N + MOD(k - 1, N)] - Wn[i * N + k]));
+                    }
+                    break;
+                }
+            }
+            for (int64_t i = 0; i < N; i++) {
+                int64_t idx = members[i], h = G - idx / Gpow;
+                for (int64_t k = 0; k < N; k++) V[(i * S + idx) * N + k] = Wn[i * N + k];
+                if (!greedy[i]) continue;
+                uint8_t *row = bits + (i * S + idx) * m->nbytes;
+                memset(row, 0, (size_t)m->nbytes);
+                const uint8_t *d = dec + i * plane;
+                for (int64_t t = 0; t < h; t++)
+                    for (int64_t n = 1; n <= D; n++)
+                        if (d[t * W1 + n]) {
+                            int64_t q = t * W1 + n;
+                            row[q >> 3] |= (uint8_t)(128 >> (q & 7));
+                        }
+            }
+            stats[3 * r] = (double)passes;
+            stats[3 * r + 1] = residual;
+            stats[3 * r + 2] = (settled || residual <= tol) ? 1.0 : 0.0;
+        }
+    }
+    free_turn_scratch(&ts);
+    free(dec); free(scratch); free(C); free(Wn); free(b); free(lo_); free(hi_); free(y); free(winv); free(members);
+    return ok ? 0 : -1;
+}

@@ -90,6 +90,9 @@ def load() -> ctypes.CDLL:
                                 ctypes.c_int, ctypes.c_double, ctypes.c_double, ctypes.c_int64, ctypes.c_int64, _f64]
     lib.evaluate_layer.restype = ctypes.c_int
     lib.evaluate_layer.argtypes = [ctypes.POINTER(Model), _i64, ctypes.c_int64, ctypes.c_int64, _f64, _u8, _f64]
+    lib.respond_layer.restype = ctypes.c_int
+    lib.respond_layer.argtypes = [ctypes.POINTER(Model), _i64, ctypes.c_int64, ctypes.c_int64, _f64, _u8, _u8, _u8,
+                                  ctypes.c_double, ctypes.c_double, ctypes.c_int64, ctypes.c_int64, _f64]
     _lib = lib
     return lib
 
@@ -167,6 +170,13 @@ class Kernel:
                 float(tol), float(eps), int(max_pi), int(max_vi), _ptr(stats, _f64))
         rp = _ptr(reps, _i64)
         self._split(reps, lambda lo, hi: self.lib.solve_layer(ctypes.byref(self.model), rp, lo, hi, *args))
+
+    def respond_layer(self, reps, V, pbits, greedy, bits, tol, eps, max_pi, max_vi, stats):
+        reps = np.ascontiguousarray(reps, np.int64)
+        rp = _ptr(reps, _i64)
+        args = (_ptr(V, _f64), _ptr(pbits, _u8), _ptr(greedy, _u8), _ptr(bits, _u8), float(tol), float(eps),
+                int(max_pi), int(max_vi), _ptr(stats, _f64))
+        self._split(reps, lambda lo, hi: self.lib.respond_layer(ctypes.byref(self.model), rp, lo, hi, *args))
 
     def evaluate_layer(self, reps, V, pbits, gaps):
         reps = np.ascontiguousarray(reps, np.int64)

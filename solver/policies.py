@@ -89,6 +89,25 @@ class BitsPolicy(Policy):
         return self._bits
 
 
+class BestSeat(Policy):
+    """``best``: the exact best response to the other seats, solved by ``strategy.resolve``."""
+    name = "best"
+
+    def decide(self, scores, turn, dice):
+        raise PolicyError("best is solved against the other seats first (strategy.resolve)")
+
+    def bits(self, G, N, D):
+        raise PolicyError("best is solved against the other seats first (strategy.resolve)")
+
+
+class ResponsePolicy(BitsPolicy):
+    """A seat's best response, with the convergence report of the solve that found it."""
+
+    def __init__(self, bits, G, N, D, report):
+        super().__init__(bits, G, N, D, "best")
+        self.report = report
+
+
 class TablePolicy(BitsPolicy):
     """Optimal play read from a table."""
 
@@ -228,6 +247,8 @@ def parse(spec: str, rules, D: int, optimal=None) -> Policy:
     from . import tables
     spec = spec.strip()
     G = rules.target
+    if spec == "best":
+        return BestSeat()
     if spec == "optimal":
         if optimal is None:
             raise PolicyError("no optimal table available")
@@ -255,8 +276,8 @@ def parse(spec: str, rules, D: int, optimal=None) -> Policy:
         return TablePolicy(t, name=spec)
     if ":" in spec:
         return CallablePolicy(load_callable(spec), spec)
-    raise PolicyError(f"unknown policy {spec!r}: use optimal, maxpoints, hold:K, hold:K/D, dice:K1-...-K{D}, "
-                      "a table .npz, or module:function")
+    raise PolicyError(f"unknown policy {spec!r}: use optimal, best, maxpoints, hold:K, hold:K/D, "
+                      f"dice:K1-...-K{D}, a table .npz, or module:function")
 
 
 def _int(text, spec, what, lo, hi):

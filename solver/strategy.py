@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import GonutsError
-from .policies import Policy, PolicyError, parse, thresholds
+from .policies import BestSeat, Policy, PolicyError, parse, thresholds
 from .rules import Rules
 
 
@@ -25,8 +25,13 @@ def game_model(rules: Rules, table=None):
     return turn_model(rules)
 
 
-def resolve(specs, rules: Rules, optimal=None) -> list[Policy]:
-    """One policy per seat from names; ``optimal()`` gives the optimal table when one is named."""
+def resolve(specs, rules: Rules, optimal=None, table=None, progress=None) -> list[Policy]:
+    """One policy per seat from names; ``optimal()`` gives the optimal table when one is named.
+
+    ``best`` seats are solved here, exactly, as the best response to the other seats
+    (the max-n solution among several ``best`` seats); each becomes a
+    ``ResponsePolicy`` carrying the solve's convergence report.
+    """
     specs = [s for s in specs]
     if len(specs) != rules.players:
         raise PolicyError(f"give one policy per seat: {rules.players} players, {len(specs)} policies")
@@ -37,7 +42,23 @@ def resolve(specs, rules: Rules, optimal=None) -> list[Policy]:
             cache["t"] = optimal()
         return cache["t"]
 
-    return [parse(s, rules, rules.substates, opt) for s in specs]
+    pols = [parse(s, rules, rules.substates, opt) for s in specs]
+    best = [a for a, p in enumerate(pols) if isinstance(p, BestSeat)]
+    if best:
+        pols = best_response(rules, pols, best, table=table if table is not None else cache.get("t"),
+                             progress=progress)
+    return pols
+
+
+def best_response(rules: Rules, policies, seats, table=None, progress=None) -> list[Policy]:
+    """``policies`` with the seats in ``seats`` replaced by their exact best response to the others."""
+    from .policies import ResponsePolicy
+    from .respond import respond
+    G, N, D = rules.target, rules.players, rules.substates
+    res = respond(game_model(rules, table), N, G, [None if a in seats else p.bits(G, N, D)
+                                                   for a, p in enumerate(policies)], seats, progress=progress)
+    return [ResponsePolicy(res.bits[a], G, N, D, res.report()) if a in seats else p
+            for a, p in enumerate(policies)]
 
 
 def evaluate_policies(rules: Rules, policies, table=None, progress=None):
