@@ -525,6 +525,46 @@ def simple_rules_cmd(table_path, game, players, target, preset_name, faces, dog,
 
 
 @cli.command()
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Number of players.")
+@click.option("--rules", "preset_name", type=click.Choice(["rulebook", "summary"]), default="rulebook",
+              show_default=True, help="Reading of the rules.")
+@click.option("--target", type=click.IntRange(1, None), default=50, show_default=True, help="Points needed to win.")
+@click.option("--head-starts", default=None, metavar="H2,...",
+              help="Evaluate these head starts of seats 2..N instead of searching for the fairest.")
+@click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
+              help="Read this table instead of the shipped or cached one.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def fair(players, preset_name, target, head_starts, table_path, as_json):
+    """Fair head starts: the points each later seat starts with to even out the first player's advantage.
+
+    Exact, from the table: every seat's win probability under optimal play, for every
+    vector of integer head starts; the fairest has the smallest largest deviation
+    from 1/N (ties: the smallest head starts).
+    """
+    from solver import tables
+    from solver.fair import fair_start
+    asked = {"players": players, "preset": preset_name, "target": target}
+    if table_path:
+        table = tables.load(table_path)
+        _check_against(table, asked)
+    else:
+        table = _load_for(asked, players)
+    heads = _ints(head_starts, "--head-starts") if head_starts is not None else None
+    res = fair_start(table, heads)
+    if as_json:
+        click.echo(json.dumps({"rules": table.rules.to_dict(), **res.to_dict()}))
+        return
+    what = "given" if heads is not None else "fairest"
+    click.echo(f"{table.rules.describe()}; exact, optimal play by everyone, seat 1 moves first:")
+    click.echo(f"  {what} head starts: " + ", ".join(f"seat {k + 1}: {h}" for k, h in enumerate((0,) + res.head_starts)))
+    click.echo("           " + "".join(f"{'seat ' + str(k + 1):>10}" for k in range(players)))
+    click.echo("  from 0   " + "".join(f"{100 * p:9.2f}%" for p in res.before))
+    click.echo("  with it  " + "".join(f"{100 * p:9.2f}%" for p in res.after))
+    click.echo(f"  largest deviation from the fair {100 / players:.2f}%: {100 * res.deviation:.2f} points "
+               f"(from {100 * max(abs(p - 1 / players) for p in res.before):.2f} without head starts)")
+
+
+@cli.command()
 @click.argument("kind", type=click.Choice(["boundary", "win", "payout"]))
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Image file (.png, .svg or .pdf). [default: gonuts-KIND.png]")

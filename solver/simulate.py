@@ -41,8 +41,9 @@ def _faces(rng, shape, counts):
 
 
 def simulate(rules: Rules, policies, games: int, rng: np.random.Generator, progress=None,
-             max_steps: int = 10_000_000, batch: int = 50_000) -> SimResult:
-    """Play ``games`` games; seat 0 moves first. ``policies`` has one callable per seat."""
+             max_steps: int = 10_000_000, batch: int = 50_000, start=None) -> SimResult:
+    """Play ``games`` games; seat 0 moves first. ``policies`` has one callable per seat.
+    ``start`` gives the seats' scores at the start (head starts; default all 0)."""
     N = rules.players
     if len(policies) != N:
         raise GonutsError(f"need {N} policies, one per seat, got {len(policies)}")
@@ -51,7 +52,7 @@ def simulate(rules: Rules, policies, games: int, rng: np.random.Generator, progr
     done = 0
     while done < games:
         m = min(batch, games - done)
-        w, t = _play(rules, policies, m, rng, max_steps)
+        w, t = _play(rules, policies, m, rng, max_steps, start)
         wins += np.bincount(w, minlength=N)
         turns.append(t)
         done += m
@@ -60,10 +61,12 @@ def simulate(rules: Rules, policies, games: int, rng: np.random.Generator, progr
     return SimResult(games, wins, np.concatenate(turns))
 
 
-def _play(rules, policies, M, rng, max_steps):
+def _play(rules, policies, M, rng, max_steps, start=None):
     N, G = rules.players, rules.target
     pig = rules.game == "pig"
     scores = np.zeros((M, N), dtype=np.int64)
+    if start is not None:
+        scores[:] = np.asarray(start, dtype=np.int64)
     active = np.zeros(M, dtype=np.int64)
     t = np.zeros(M, dtype=np.int64)
     n = np.full(M, 1 if pig else N_DICE, dtype=np.int64)
