@@ -139,6 +139,45 @@ class TurnRule(Policy):
         return per_s0[np.arange(G ** N) // G ** (N - 1)]
 
 
+class RaceRule(Policy):
+    """``race:K1-...-KD/P/E``, "keep pace, end race": once anyone's banked score is within E points of the
+    target, roll until stopping wins; otherwise stop at K_n + round((best opponent - you) / P) turn
+    points with n dice live (round half up; P = 0 leaves the pace term out, E = 0 the end race)."""
+
+    def __init__(self, ks, pace, end, target, name):
+        self.ks = np.asarray([0] + list(ks), dtype=np.int64)
+        self.pace, self.end, self.target, self.name = pace, end, target, name
+
+    def _roll(self, s0, lead, turn, dice):
+        G = self.target
+        thr = self.ks[dice]
+        if self.pace:
+            thr = thr + np.floor((lead - s0) / self.pace + 0.5).astype(np.int64)
+        roll = turn < thr
+        if self.end:
+            roll = roll | (np.maximum(s0, lead) >= G - self.end)
+        return roll & (s0 + turn < G)
+
+    def decide(self, scores, turn, dice):
+        scores = np.asarray(scores)
+        return self._roll(scores[:, 0], scores[:, 1:].max(axis=1), np.asarray(turn), np.asarray(dice))
+
+    def bits(self, G, N, D):
+        """Decisions depend on (own score, best opponent) only: pack those G*G rows, then gather."""
+        s0, lead, t, n = np.meshgrid(np.arange(G), np.arange(G), np.arange(G), np.arange(D + 1), indexing="ij")
+        grid = self._roll(s0, lead, t, n) & (n >= 1)
+        rows = np.packbits(grid.reshape(G * G, -1), axis=1)
+        idx = np.arange(G ** N)
+        digits = [(idx // G ** (N - 1 - k)) % G for k in range(N)]
+        best = np.max(digits[1:], axis=0)
+        return rows[digits[0] * G + best]
+
+
+def race(ks, pace, end, target, D):
+    name = f"race:{'-'.join(map(str, ks))}/{pace}/{end}"
+    return RaceRule(ks, pace, end, target, name)
+
+
 def thresholds(ks, target, D, name):
     """Stop at ks[n-1] points with n live dice (and whenever stopping wins)."""
     t = np.arange(target)[:, None]
@@ -269,6 +308,20 @@ def parse(spec: str, rules, D: int, optimal=None) -> Policy:
         if max(ks) < 1:
             raise PolicyError(f"policy {spec}: a player who never rolls never scores")
         return thresholds(ks, G, D, spec)
+    if spec.startswith("race:"):
+        body = spec[5:].split("/")
+        if len(body) != 3:
+            raise PolicyError(f"policy {spec}: write race:K1-...-K{D}/P/E (thresholds per live dice, pace "
+                              "divisor, end-race distance)")
+        parts = body[0].split("-")
+        if len(parts) != D:
+            raise PolicyError(f"policy {spec}: give {D} thresholds, one per number of live dice (1..{D})")
+        ks = [_int(x, spec, "threshold", 0, G) for x in parts]
+        pace = _int(body[1], spec, "P", 0, 1000)
+        end = _int(body[2], spec, "E", 0, G - 1)
+        if max(ks) < 1 and end == 0:
+            raise PolicyError(f"policy {spec}: a player who never rolls never scores")
+        return race(ks, pace, end, G, D)
     if spec.endswith(".npz"):
         t = tables.load(spec)
         if (t.rules.game, t.players, t.target) != (rules.game, rules.players, G):
@@ -277,7 +330,7 @@ def parse(spec: str, rules, D: int, optimal=None) -> Policy:
     if ":" in spec:
         return CallablePolicy(load_callable(spec), spec)
     raise PolicyError(f"unknown policy {spec!r}: use optimal, best, maxpoints, hold:K, hold:K/D, "
-                      f"dice:K1-...-K{D}, a table .npz, or module:function")
+                      f"dice:K1-...-K{D}, race:K1-...-K{D}/P/E, a table .npz, or module:function")
 
 
 def _int(text, spec, what, lo, hi):

@@ -178,3 +178,72 @@ def simple_rules(rules: Rules, table, progress=None, max_rounds: int = 6) -> Sim
         N, SimpleRule(f"hold:{k_best}", w_hold, fair - w_hold), SimpleRule(kd_name, w_kd, fair - w_kd),
         SimpleRule("dice:" + "-".join(map(str, best)), w_best, fair - w_best),
         SimpleRule("maxpoints", w_mp, fair - w_mp), curve, count[0])
+
+
+@dataclass(frozen=True)
+class RaceSearch:
+    players: int
+    best: SimpleRule            # the best race rule found, against optimal opponents, averaged over seats
+    start: SimpleRule           # the per-dice thresholds the search started from
+    evaluations: int
+
+
+def race_rules(rules: Rules, table, start_ks, progress=None, max_rounds: int = 5, steps=(1, 2, 4, 8),
+               shifts=(-6, -4, -3, -2, -1, 1, 2, 3, 4, 6)) -> RaceSearch:
+    """Search the "keep pace, end race" family (``race:K1-...-K5/P/E``) by exact evaluation against N-1
+    optimal players, averaged over who starts: ascent from ``start_ks`` (no pace, no end race), each
+    coordinate tried at its current value plus and minus 1, 2, 4 and 8 (the pace divisor P and the
+    end-race distance E also at a coarse grid and at 0, off), and P and E also together with every
+    threshold shifted by the same amount, until no move improves (at most ``max_rounds`` rounds)."""
+    from .evaluate import evaluate
+    from .policies import TablePolicy, race
+    G, N, D = rules.target, rules.players, rules.substates
+    model = game_model(rules, table)
+    opt_bits = TablePolicy(table).bits(G, N, D)
+    fair = 1.0 / N
+    memo = {}
+
+    def score(params):
+        if params not in memo:
+            ks, pace, end = params[:D], params[D], params[D + 1]
+            ev = evaluate(model, N, G, [race(ks, pace, end, G, D).bits(G, N, D)] + [opt_bits] * (N - 1))
+            memo[params] = float(ev.win_both_orders[0])
+            if progress is not None:
+                progress(len(memo), None)
+        return memo[params]
+
+    def candidates(i, value):
+        near = {value + sign * d for d in steps for sign in (-1, 1)}
+        if i < D:
+            return sorted(v for v in near if 0 <= v <= G)
+        if i == D:                                         # pace divisor: 0 = off
+            return sorted({0} | {v for v in near | {4, 8, 12, 16, 24} if 2 <= v <= 60})
+        return sorted({0} | {v for v in near | {5, 10, 15, 20} if 1 <= v < G})   # end race: 0 = off
+
+    def moves(cur):
+        """Every coordinate on its own, then the pace and the end race each with every threshold shifted
+        together (turning the pace term on pays only if the base thresholds move with it)."""
+        for i in range(D + 2):
+            for v in candidates(i, cur[i]):
+                yield cur[:i] + (v,) + cur[i + 1:]
+        for i in (D, D + 1):
+            for v in candidates(i, cur[i]):
+                for shift in shifts:
+                    ks = tuple(min(G, max(0, k + shift)) for k in cur[:D])
+                    yield ks + cur[D:i] + (v,) + cur[i + 1:]
+
+    cur = tuple(int(k) for k in start_ks) + (0, 0)
+    w_start = w = score(cur)
+    for _ in range(max_rounds):
+        improved = False
+        for cand in moves(cur):
+            if max(cand[:D]) < 1 and cand[D + 1] == 0:
+                continue
+            s = score(cand)
+            if s > w + 1e-13:
+                cur, w, improved = cand, s, True
+        if not improved:
+            break
+    name = race(cur[:D], cur[D], cur[D + 1], G, D).name
+    start_name = "dice:" + "-".join(map(str, start_ks))
+    return RaceSearch(N, SimpleRule(name, w, fair - w), SimpleRule(start_name, w_start, fair - w_start), len(memo))
