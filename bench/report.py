@@ -1,7 +1,7 @@
 """Regenerate the README's results tables, exactly, in one run.
 
     python bench/report.py                  # every table (several minutes: 4-player tables included)
-    python bench/report.py --only exploit   # one section: exploit, fair, rules, pig
+    python bench/report.py --only fair      # one section: exploit, fair, rules, pig
     python bench/report.py --quick          # 2 and 3 players only
 
 Each section prints a Markdown table and the command that regenerates it. Every number is an
@@ -65,7 +65,71 @@ def exploit(players=(2, 3)):
             print(f"| {N} | `{rule}` | {pct(w_opt)} | {pct(w_best)} | {100 * (w_opt - w_best):.2f} points |")
 
 
-SECTIONS = {"exploit": exploit}
+def fair(quick=False):
+    """The fairest integer head starts, every player count and reading (exact, from the tables)."""
+    from solver.fair import fair_start
+    print("\n### Fair head starts (target 50, optimal play by everyone)\n")
+    print("Command: `python bench/report.py --only fair`, or one row: `gonuts-solve fair --players N --rules R`. "
+          "Seat 1 moves first and starts at 0; each later seat starts with the points shown.\n")
+    print("| players | rules | head starts | win probability from 0 | with the head starts | largest deviation |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for N in ((2, 3) if quick else (2, 3, 4)):
+        for reading in ("rulebook", "summary"):
+            res = fair_start(table_for(preset(reading, players=N)))
+            heads = ", ".join(map(str, (0,) + res.head_starts))
+            fmt = lambda ps: " / ".join(f"{100 * p:.1f}" for p in ps)  # noqa: E731
+            before = max(abs(p - 1 / N) for p in res.before)
+            print(f"| {N} | {reading} | {heads} | {fmt(res.before)} | {fmt(res.after)} | "
+                  f"{100 * res.deviation:.2f} points (from {100 * before:.2f}) |")
+
+
+RACE_SEARCH = {2: {}, 3: dict(max_rounds=3, steps=(1, 2, 4), shifts=(-3, -1, 1, 3))}
+RACE_START = {("rulebook", 2): (5, 7, 15, 27, 37), ("summary", 2): (43, 50, 50, 50, 50),
+              ("rulebook", 3): (7, 9, 20, 34, 43), ("summary", 3): (43, 50, 50, 50, 50)}
+
+
+def rules_(quick=False):
+    """Score-aware "keep pace, end race" rules: exact search against optimal opponents."""
+    from solver.strategy import race_rules
+    print("\n### Score-aware rules against optimal play (target 50)\n")
+    print("Command: `python bench/report.py --only rules` (2 players: about a minute each; 3 players: about "
+          "ten minutes each). `race:K1-K2-K3-K4-K5/P/E`: once anyone is within E points of the target, roll "
+          "until you can win; otherwise stop at K_n + round((best opponent - you) / P) with n dice live. "
+          "Points of win probability given up below the fair share, averaged over who moves first.\n")
+    print("| players | rules | started from (per-dice thresholds) | gives up | best race rule found | gives up | "
+          "exact evaluations |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for N in (2, 3):
+        for reading in ("rulebook", "summary"):
+            rules = preset(reading, players=N)
+            res = race_rules(rules, table_for(rules), RACE_START[(reading, N)], **RACE_SEARCH[N])
+            print(f"| {N} | {reading} | `{res.start.name}` | {100 * res.start.gives_up:.2f} | `{res.best.name}` | "
+                  f"{100 * res.best.gives_up:.2f} | {res.evaluations} |")
+
+
+def pig(quick=False):
+    """Pig's practical rules (Neller and Presser 2010) evaluated exactly against optimal play."""
+    from solver.rules import Rules
+    from solver.strategy import evaluate_policies, race_rules, resolve
+    rules = Rules(game="pig", target=100)
+    table = table_for(rules)
+    print("\n### Pig (target 100): practical rules against optimal play\n")
+    print("Command: `python bench/report.py --only pig`. Exact, averaged over who moves first.\n")
+    print("| rule | as a policy here | wins against optimal play |")
+    print("| --- | --- | --- |")
+    rows = [("hold at 20", "hold:20"), ("hold at 25 or goal", "hold:25"),
+            ("keep pace and end race: roll to win once anyone has 71; otherwise hold at 21 + round((opponent "
+             "- you) / 8)", "race:21/8/29")]
+    for label, spec in rows:
+        w = evaluate_policies(rules, resolve([spec, "optimal"], rules, lambda: table, table=table),
+                              table=table).win_both_orders[0]
+        print(f"| {label} | `{spec}` | {pct(w)} |")
+    res = race_rules(rules, table, (25,))
+    print(f"| the best rule of that family, by exact search ({res.evaluations} evaluations) | `{res.best.name}` | "
+          f"{pct(res.best.win)} |")
+
+
+SECTIONS = {"exploit": exploit, "fair": fair, "rules": rules_, "pig": pig}
 
 
 def main():

@@ -33,6 +33,7 @@ typedef struct {
 } TurnScratch;
 
 #define MOD(a, n) ((((a) % (n)) + (n)) % (n))
+#define MAX_N 8              /* players; kernels.py refuses more */
 
 static double dmax(double a, double b) { return b > a ? b : a; }
 static double dmin(double a, double b) { return b < a ? b : a; }
@@ -194,24 +195,48 @@ typedef struct {
     double *winv;
 } OrbitScratch;
 
-/* Solve the rotation orbit of state rep: policy iteration on the scalar y, exact linear solve
- * per policy; value iteration if the policy does not settle. Writes passes, residual and
- * converged into stats[0..2]. */
-static void solve_orbit(const Model *m, int64_t rep, double *W, uint8_t *bits, double *rw, double *sw,
-                        int store_values, double tol, double eps, int64_t max_pi, int64_t max_vi,
-                        OrbitScratch *o, double *stats) {
-    const int64_t N = m->N, G = m->G, Gpow = m->Gpow, D = m->D, W1 = D + 1, plane = (G + 1) * (D + 1);
-    int64_t L = N;
-    int64_t *members = o->members;
+static int orbit_scratch(OrbitScratch *o, const Model *m) {
+    const int64_t N = m->N, plane = (m->G + 1) * (m->D + 1);
+    memset(o, 0, sizeof *o);
+    int ok = turn_scratch(&o->ts, m, N);
+    o->dec = calloc((size_t)(N * plane), 1);
+    o->rwc = malloc(sizeof(double) * N * plane);
+    o->rwb = malloc(sizeof(double) * N * plane);
+    o->swc = malloc(sizeof(double) * N * plane);
+    o->swb = malloc(sizeof(double) * N * plane);
+    o->C = malloc(sizeof(double) * N * N);
+    o->Wn = malloc(sizeof(double) * N * N);
+    o->b = malloc(sizeof(double) * N);
+    o->lo = malloc(sizeof(double) * N);
+    o->hi = malloc(sizeof(double) * N);
+    o->y = malloc(sizeof(double) * N);
+    o->members = malloc(sizeof(int64_t) * N);
+    o->winv = calloc((size_t)N, sizeof(double));
+    ok = ok && N <= MAX_N && o->dec && o->rwc && o->rwb && o->swc && o->swb && o->C && o->Wn && o->b && o->lo &&
+         o->hi && o->y && o->members && o->winv;
+    if (ok) o->winv[0] = 1.0;
+    return ok;
+}
+
+static void free_orbit_scratch(OrbitScratch *o) {
+    free_turn_scratch(&o->ts);
+    free(o->dec); free(o->rwc); free(o->rwb); free(o->swc); free(o->swb); free(o->C); free(o->Wn);
+    free(o->b); free(o->lo); free(o->hi); free(o->y); free(o->members); free(o->winv);
+}
+
+/* Policy iteration on an orbit of L turns, the turn of members[i] valued with the start-of-turn values
+ * Wm[i] of the player who moves after it, its decisions greedy or (fixed[i]) read from pb[i]: exact
+ * cycle per policy, iterated on each greedy turn's scalar y until the decisions settle; value iteration
+ * if they do not. Leaves the turns' results in o (C, b, Wn, y, dec, rwc, rwb, swc, swb) and writes
+ * passes, residual and converged into stats[0..2]. */
+static void iterate_orbit(const Model *m, int64_t L, const int64_t *members, const double *const *Wm,
+                          const uint8_t *fixed, const uint8_t *const *pb, double tol, double eps, int64_t max_pi,
+                          int64_t max_vi, OrbitScratch *o, double *stats) {
+    const int64_t N = m->N, G = m->G, plane = (G + 1) * (m->D + 1);
     double *C = o->C, *b = o->b, *lo = o->lo, *hi = o->hi, *y = o->y, *Wn = o->Wn;
-    members[0] = rep;
-    for (int64_t i = 1; i < N; i++) {
-        members[i] = (members[i - 1] % Gpow) * G + members[i - 1] / Gpow;
-        if (members[i] == rep) { L = i; break; }
-    }
     for (int64_t i = 0; i < L; i++) {
         int64_t nxt = members[(i + 1) % L];
-        y[i] = (nxt % G + 1 < G) ? W[(nxt + 1) * N + N - 1] : 0.5;
+        y[i] = (nxt % G + 1 < G) ? Wm[i][(nxt + 1) * N + N - 1] : 0.5;
     }
     int64_t passes = 0;
     int settled = 0;
@@ -219,11 +244,12 @@ static void solve_orbit(const Model *m, int64_t rep, double *W, uint8_t *bits, d
     for (int64_t it = 0; it < max_pi + max_vi; it++) {
         int vi = it >= max_pi;
         if (vi) {
+            /* Decisions keep flipping: fall back to value iteration on the orbit. */
             if (it == 0) for (int64_t q = 0; q < N * N; q++) Wn[q] = 1.0 / (double)N;
             for (int64_t i = 0; i < L; i++) y[i] = Wn[((i + 1) % L) * N + N - 1];
         }
         for (int64_t i = 0; i < L; i++) {
-            b[i] = turn_pass(m, members[i], y[i], N, W, o->winv, 0, NULL, &o->ts, o->dec + i * plane,
+            b[i] = turn_pass(m, members[i], y[i], N, Wm[i], o->winv, fixed[i], pb[i], &o->ts, o->dec + i * plane,
                              o->rwc + i * plane, o->rwb + i * plane, o->swc + i * plane, o->swb + i * plane,
                              C + i * N, lo + i, hi + i);
         }
@@ -241,7 +267,8 @@ static void solve_orbit(const Model *m, int64_t rep, double *W, uint8_t *bits, d
             if (residual <= tol * 0.5) break;
             continue;
         }
-        close_cycle(L, N, N, C, b, Wn);
+        double gap = close_cycle(L, N, N, C, b, Wn);
+        if (!(gap > 1e-14)) { residual = INFINITY; break; }       /* the orbit never ends */
         double outside = 0.0;
         for (int64_t i = 0; i < L; i++) {
             double ynew = Wn[((i + 1) % L) * N + N - 1];
@@ -259,6 +286,31 @@ static void solve_orbit(const Model *m, int64_t rep, double *W, uint8_t *bits, d
             break;
         }
     }
+    stats[0] = (double)passes;
+    stats[1] = residual;
+    stats[2] = (settled || residual <= tol) ? 1.0 : 0.0;
+}
+
+/* Solve the rotation orbit of state rep: policy iteration on the scalar y, exact linear solve
+ * per policy; value iteration if the policy does not settle. Writes passes, residual and
+ * converged into stats[0..2]. */
+static void solve_orbit(const Model *m, int64_t rep, double *W, uint8_t *bits, double *rw, double *sw,
+                        int store_values, double tol, double eps, int64_t max_pi, int64_t max_vi,
+                        OrbitScratch *o, double *stats) {
+    const int64_t N = m->N, G = m->G, Gpow = m->Gpow, D = m->D, W1 = D + 1, plane = (G + 1) * (D + 1);
+    int64_t L = N;
+    int64_t *members = o->members;
+    const double *y = o->y, *Wn = o->Wn;
+    members[0] = rep;
+    for (int64_t i = 1; i < N; i++) {
+        members[i] = (members[i - 1] % Gpow) * G + members[i - 1] / Gpow;
+        if (members[i] == rep) { L = i; break; }
+    }
+    const double *Wm[MAX_N];
+    const uint8_t *pb[MAX_N];
+    uint8_t fixed[MAX_N];
+    for (int64_t i = 0; i < L; i++) { Wm[i] = W; pb[i] = NULL; fixed[i] = 0; }
+    iterate_orbit(m, L, members, Wm, fixed, pb, tol, eps, max_pi, max_vi, o, stats);
     for (int64_t i = 0; i < L; i++) {
         int64_t idx = members[i], h = G - idx / Gpow;
         for (int64_t k = 0; k < N; k++) W[idx * N + k] = Wn[i * N + k];
@@ -291,42 +343,19 @@ static void solve_orbit(const Model *m, int64_t rep, double *W, uint8_t *bits, d
             }
         }
     }
-    stats[0] = (double)passes;
-    stats[1] = residual;
-    stats[2] = (settled || residual <= tol) ? 1.0 : 0.0;
 }
 
 /* Solve orbits reps[lo:hi] of one layer; stats is (len(reps), 3). Returns 0, or -1 when out of memory. */
 int solve_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, double *W, uint8_t *bits,
                 double *rw, double *sw, int store_values, double tol, double eps, int64_t max_pi,
                 int64_t max_vi, double *stats) {
-    const int64_t N = m->N, plane = (m->G + 1) * (m->D + 1);
     OrbitScratch o;
-    memset(&o, 0, sizeof o);
-    int ok = turn_scratch(&o.ts, m, N);
-    o.dec = calloc((size_t)(N * plane), 1);
-    o.rwc = malloc(sizeof(double) * N * plane);
-    o.rwb = malloc(sizeof(double) * N * plane);
-    o.swc = malloc(sizeof(double) * N * plane);
-    o.swb = malloc(sizeof(double) * N * plane);
-    o.C = malloc(sizeof(double) * N * N);
-    o.Wn = malloc(sizeof(double) * N * N);
-    o.b = malloc(sizeof(double) * N);
-    o.lo = malloc(sizeof(double) * N);
-    o.hi = malloc(sizeof(double) * N);
-    o.y = malloc(sizeof(double) * N);
-    o.members = malloc(sizeof(int64_t) * N);
-    o.winv = calloc((size_t)N, sizeof(double));
-    ok = ok && o.dec && o.rwc && o.rwb && o.swc && o.swb && o.C && o.Wn && o.b && o.lo && o.hi && o.y &&
-         o.members && o.winv;
+    int ok = orbit_scratch(&o, m);
     if (ok) {
-        o.winv[0] = 1.0;
         for (int64_t r = lo; r < hi; r++)
             solve_orbit(m, reps[r], W, bits, rw, sw, store_values, tol, eps, max_pi, max_vi, &o, stats + 3 * r);
     }
-    free_turn_scratch(&o.ts);
-    free(o.dec); free(o.rwc); free(o.rwb); free(o.swc); free(o.swb); free(o.C); free(o.Wn);
-    free(o.b); free(o.lo); free(o.hi); free(o.y); free(o.members); free(o.winv);
+    free_orbit_scratch(&o);
     return ok ? 0 : -1;
 }
 
@@ -383,78 +412,29 @@ int respond_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, d
                   double *stats) {
     const int64_t N = m->N, G = m->G, Gpow = m->Gpow, D = m->D, W1 = D + 1, plane = (G + 1) * (D + 1);
     const int64_t S = Gpow * G;
-    TurnScratch ts;
-    int ok = turn_scratch(&ts, m, N);
-    uint8_t *dec = calloc((size_t)(N * plane), 1);
-    double *scratch = malloc(sizeof(double) * plane);
-    double *C = malloc(sizeof(double) * N * N), *Wn = malloc(sizeof(double) * N * N);
-    double *b = malloc(sizeof(double) * N), *lo_ = malloc(sizeof(double) * N), *hi_ = malloc(sizeof(double) * N);
-    double *y = malloc(sizeof(double) * N), *winv = calloc((size_t)N, sizeof(double));
-    int64_t *members = malloc(sizeof(int64_t) * N);
-    ok = ok && dec && scratch && C && Wn && b && lo_ && hi_ && y && winv && members;
+    OrbitScratch o;
+    int ok = orbit_scratch(&o, m);
     if (ok) {
-        winv[0] = 1.0;
+        int64_t *members = o.members;
+        const double *Wm[MAX_N];
+        const uint8_t *pb[MAX_N];
+        uint8_t fixed[MAX_N];
         for (int64_t r = lo; r < hi; r++) {
             members[0] = reps[r];
             for (int64_t i = 1; i < N; i++) members[i] = (members[i - 1] % Gpow) * G + members[i - 1] / Gpow;
             for (int64_t i = 0; i < N; i++) {
-                int64_t j = (i + 1) % N, nxt = members[j];
-                y[i] = (nxt % G + 1 < G) ? V[(j * S + nxt + 1) * N + N - 1] : 0.5;
+                Wm[i] = V + ((i + 1) % N) * S * N;
+                fixed[i] = !greedy[i];
+                pb[i] = pbits + (i * S + members[i]) * m->nbytes;
             }
-            int64_t passes = 0;
-            int settled = 0;
-            double residual = INFINITY;
-            for (int64_t it = 0; it < max_pi + max_vi; it++) {
-                int vi = it >= max_pi;
-                if (vi) {
-                    if (it == 0) for (int64_t q = 0; q < N * N; q++) Wn[q] = 1.0 / (double)N;
-                    for (int64_t i = 0; i < N; i++) y[i] = Wn[((i + 1) % N) * N + N - 1];
-                }
-                for (int64_t i = 0; i < N; i++) {
-                    b[i] = turn_pass(m, members[i], y[i], N, V + ((i + 1) % N) * S * N, winv, !greedy[i],
-                                     pbits + (i * S + members[i]) * m->nbytes, &ts, dec + i * plane,
-                                     scratch, scratch, scratch, scratch, C + i * N, lo_ + i, hi_ + i);
-                }
-                passes++;
-                if (vi) {
-                    residual = 0.0;
-                    for (int64_t i = 0; i < N; i++) {
-                        int64_t nx = (i + 1) % N;
-                        for (int64_t k = 0; k < N; k++) {
-                            double nw = C[i * N + k] + b[i] * Wn[nx * N + MOD(k - 1, N)];
-                            residual = dmax(residual, fabs(nw - Wn[i * N + k]));
-                            Wn[i * N + k] = nw;
-                        }
-                    }
-                    if (residual <= tol * 0.5) break;
-                    continue;
-                }
-                double gap = close_cycle(N, N, N, C, b, Wn);
-                if (!(gap > 1e-14)) { residual = INFINITY; break; }     /* the orbit never ends */
-                double outside = 0.0;
-                for (int64_t i = 0; i < N; i++) {
-                    double ynew = Wn[((i + 1) % N) * N + N - 1];
-                    outside = dmax(dmax(outside, lo_[i] - ynew), ynew - hi_[i]);
-                    y[i] = ynew;
-                }
-                if (outside <= eps) {
-                    settled = 1;
-                    residual = dmax(0.0, outside);
-                    for (int64_t i = 0; i < N; i++) {
-                        int64_t nx = (i + 1) % N;
-                        for (int64_t k = 0; k < N; k++)
-                            residual = dmax(residual, fabs(C[i * N + k] + b[i] * Wn[nx * N + MOD(k - 1, N)] - Wn[i * N + k]));
-                    }
-                    break;
-                }
-            }
+            iterate_orbit(m, N, members, Wm, fixed, pb, tol, eps, max_pi, max_vi, &o, stats + 3 * r);
             for (int64_t i = 0; i < N; i++) {
                 int64_t idx = members[i], h = G - idx / Gpow;
-                for (int64_t k = 0; k < N; k++) V[(i * S + idx) * N + k] = Wn[i * N + k];
+                for (int64_t k = 0; k < N; k++) V[(i * S + idx) * N + k] = o.Wn[i * N + k];
                 if (!greedy[i]) continue;
                 uint8_t *row = bits + (i * S + idx) * m->nbytes;
                 memset(row, 0, (size_t)m->nbytes);
-                const uint8_t *d = dec + i * plane;
+                const uint8_t *d = o.dec + i * plane;
                 for (int64_t t = 0; t < h; t++)
                     for (int64_t n = 1; n <= D; n++)
                         if (d[t * W1 + n]) {
@@ -462,12 +442,8 @@ int respond_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, d
                             row[q >> 3] |= (uint8_t)(128 >> (q & 7));
                         }
             }
-            stats[3 * r] = (double)passes;
-            stats[3 * r + 1] = residual;
-            stats[3 * r + 2] = (settled || residual <= tol) ? 1.0 : 0.0;
         }
     }
-    free_turn_scratch(&ts);
-    free(dec); free(scratch); free(C); free(Wn); free(b); free(lo_); free(hi_); free(y); free(winv); free(members);
+    free_orbit_scratch(&o);
     return ok ? 0 : -1;
 }

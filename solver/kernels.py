@@ -98,24 +98,26 @@ def load() -> ctypes.CDLL:
 
 
 def _compile(cc: str, path: Path) -> float:
+    """Compile into a scratch folder, then write the library into place atomically (``files.atomic_write``)."""
+    import tempfile
+
+    from .files import atomic_write
     t0 = time.perf_counter()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CompileError(f"cannot create {path.parent} for the compiled kernel: {exc.strerror}") from None
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        p = subprocess.run([cc, *FLAGS, "-o", str(tmp), str(SOURCE), "-lm"], capture_output=True, text=True,
-                           timeout=300)
+    with tempfile.TemporaryDirectory(prefix="gonuts-kernel-") as scratch:
+        built = Path(scratch) / path.name
+        try:
+            p = subprocess.run([cc, *FLAGS, "-o", str(built), str(SOURCE), "-lm"], capture_output=True, text=True,
+                               timeout=300)
+        except OSError as exc:
+            raise CompileError(f"compiling the solver kernel with {cc} failed: {exc}") from None
         if p.returncode != 0:
             first = (p.stderr.strip().splitlines() or ["no message"])[0]
             raise CompileError(f"compiling the solver kernel with {cc} failed: {first}")
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise CompileError(f"compiling the solver kernel with {cc} failed: {exc}") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+        atomic_write(path, lambda fh: fh.write(built.read_bytes()), error=CompileError)
     return time.perf_counter() - t0
 
 
@@ -127,6 +129,8 @@ class Kernel:
     """One game's model arrays bound for the C functions (kept alive while the kernel runs)."""
 
     def __init__(self, N, K, G, D, start, nbytes, arrays):
+        if N > 8:
+            raise GonutsError(f"the solver kernel handles up to 8 players, not {N}")
         (mv_ptr, mv_p, mv_da, mv_dst, en_ptr, en_p, en_dist, en_rel, dists, tails, abs_used, rel_used) = arrays
         self.keep = [np.ascontiguousarray(mv_ptr, np.int64), np.ascontiguousarray(mv_p, np.float64),
                      np.ascontiguousarray(mv_da, np.int64), np.ascontiguousarray(mv_dst, np.int64),
