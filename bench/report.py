@@ -1,7 +1,7 @@
 """Regenerate the README's results tables, exactly, in one run.
 
-    python bench/report.py                  # every table (several minutes: 4-player tables included)
-    python bench/report.py --only fair      # one section: exploit, fair, rules, pig
+    python bench/report.py                  # every table (about 45 minutes; builds the 4-player tables once)
+    python bench/report.py --only fair      # one section: who, simple, exploit, fair, rules, pig
     python bench/report.py --quick          # 2 and 3 players only
 
 Each section prints a Markdown table and the command that regenerates it. Every number is an
@@ -129,7 +129,39 @@ def pig(quick=False):
           f"{pct(res.best.win)} |")
 
 
-SECTIONS = {"exploit": exploit, "fair": fair, "rules": rules_, "pig": pig}
+def who(quick=False):
+    """Each seat's win probability under optimal play (start_win at 0-0-...)."""
+    print("\n### Who wins under optimal play (target 50)\n")
+    print("Command: `python bench/report.py --only who`, or one row: `gonuts-solve advise --scores 0,0[,0[,0]] "
+          "[--rules summary] --json` (`players_if_roll`).\n")
+    print("| players | rules | seat 1 | seat 2 | seat 3 | seat 4 |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for N in ((2, 3) if quick else (2, 3, 4)):
+        for reading in ("rulebook", "summary"):
+            sw = table_for(preset(reading, players=N)).arrays["start_win"][(0,) * N]
+            cells = [f"{p:.4f}" for p in sw] + [""] * (4 - N)
+            print(f"| {N} | {reading} | " + " | ".join(cells) + " |")
+
+
+def simple(quick=False):
+    """The best simple rules against optimal opponents (gonuts-solve simple-rules)."""
+    from solver.strategy import simple_rules
+    print("\n### The best simple rules against optimal play (target 50)\n")
+    print("Command: `python bench/report.py --only simple`, or one row: `gonuts-solve simple-rules [--players 3] "
+          "[--rules summary]` (3 players: about 15 minutes). Points given up below the fair share, averaged over "
+          "who moves first.\n")
+    print("| game | best `hold:K` | best `hold:K/D` | best per-dice thresholds | `maxpoints` |")
+    print("| --- | --- | --- | --- | --- |")
+    for N, reading in ((2, "rulebook"), (2, "summary"), (3, "rulebook")):
+        rules = preset(reading, players=N)
+        r = simple_rules(rules, table_for(rules))
+        kd = f"`{r.hold_dice.name}`: {100 * r.hold_dice.gives_up:.2f}" if r.hold_dice.name != r.hold.name \
+            else "(none better)"
+        print(f"| {N} players, {reading} | `{r.hold.name}`: {100 * r.hold.gives_up:.2f} | {kd} | "
+              f"`{r.per_dice.name}`: {100 * r.per_dice.gives_up:.2f} | {100 * r.maxpoints.gives_up:.2f} |")
+
+
+SECTIONS = {"who": who, "simple": simple, "exploit": exploit, "fair": fair, "rules": rules_, "pig": pig}
 
 
 def main():
