@@ -33,8 +33,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .live import LiveGame, Values, optimal_values
-from .pettingzoo_env import ROLL, STOP, make_rules, observation_space, observe, optimal_table
+from .live import ROLL, STOP, LiveGame, Values, make_rules, observation_space, observe, optimal_table, optimal_values
 
 __all__ = ["GoNutsEnv", "STOP", "ROLL"]
 

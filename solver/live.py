@@ -23,7 +23,9 @@ import numpy as np
 
 from .bellman import bellman
 from .errors import GonutsError
-from .rules import Rules
+from .rules import PRESETS, Rules, preset
+
+STOP, ROLL = 0, 1             # the adapters' actions
 
 
 class LiveGame:
@@ -143,3 +145,47 @@ def optimal_values(table) -> Values:
     stored = (table.arrays["roll_win"], table.arrays["stop_win"]) if table.players == 2 else None
     sw = table.arrays["start_win"]
     return Values(table.rules, table.arrays.get("nuts_payout"), lambda seat: sw, stored)
+
+
+def make_rules(players=2, target=50, rules="rulebook", game="gonuts") -> Rules:
+    """Rules from the environments' parameters, refusing bad ones by name."""
+    if game not in ("gonuts", "pig"):
+        raise ValueError(f"game must be 'gonuts' or 'pig', not {game!r}")
+    if game == "gonuts" and rules not in PRESETS:
+        raise ValueError(f"rules must be one of {', '.join(PRESETS)}, not {rules!r}")
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
+    if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 200:
+        raise ValueError(f"target must be a whole number from 1 to 200, not {target!r}")
+    try:
+        return Rules(game="pig", players=players, target=target) if game == "pig" \
+            else preset(rules, players=players, target=target)
+    except GonutsError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def optimal_table(rules: Rules):
+    """The shipped or cached optimal table of these rules, built into the cache on first use."""
+    from . import tables
+    from .build import build
+    from .locate import cache_dir, find_table, table_name
+    path = find_table(rules)
+    if path is None:
+        cache_dir().mkdir(parents=True, exist_ok=True)
+        path = cache_dir() / table_name(rules)
+        build(rules, path)
+    return tables.load(path, expect=rules)
+
+
+def observation_space(rules: Rules):
+    """The adapters' observation: own score, the others' in turn order, turn points, live dice (int64)."""
+    from gymnasium import spaces
+    G, N, D = rules.target, rules.players, rules.substates
+    high = np.array([G] * N + [G - 1, D], dtype=np.int64)
+    return spaces.Box(low=0, high=high, shape=(N + 2,), dtype=np.int64)
+
+
+def observe(game: LiveGame, seat: int) -> np.ndarray:
+    mine = seat == game.seat and not game.done
+    scores = [min(s, game.G) for s in game.frame(seat)]     # a score of G or more has won
+    return np.array(scores + [game.t if mine else 0, game.n if mine else 0], dtype=np.int64)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from .pettingzoo_env import ROLL, STOP, make_rules
+from .live import ROLL, STOP, make_rules
 
 _MAX_PLAYERS = 4
 _OUTCOMES = {}        # (players, target, rules, game) -> (start sub-state, outcomes per sub-state)

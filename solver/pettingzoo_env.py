@@ -30,53 +30,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
-from .errors import GonutsError
-from .live import LiveGame, optimal_values
-from .rules import PRESETS, Rules, preset
-
-STOP, ROLL = 0, 1
-
-
-def make_rules(players=2, target=50, rules="rulebook", game="gonuts") -> Rules:
-    """Rules from the environments' parameters, refusing bad ones by name."""
-    if game not in ("gonuts", "pig"):
-        raise ValueError(f"game must be 'gonuts' or 'pig', not {game!r}")
-    if game == "gonuts" and rules not in PRESETS:
-        raise ValueError(f"rules must be one of {', '.join(PRESETS)}, not {rules!r}")
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
-    if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 200:
-        raise ValueError(f"target must be a whole number from 1 to 200, not {target!r}")
-    try:
-        return Rules(game="pig", players=players, target=target) if game == "pig" \
-            else preset(rules, players=players, target=target)
-    except GonutsError as exc:
-        raise ValueError(str(exc)) from None
-
-
-def optimal_table(rules: Rules):
-    """The shipped or cached optimal table of these rules, built into the cache on first use."""
-    from . import tables
-    from .build import build
-    from .locate import cache_dir, find_table, table_name
-    path = find_table(rules)
-    if path is None:
-        cache_dir().mkdir(parents=True, exist_ok=True)
-        path = cache_dir() / table_name(rules)
-        build(rules, path)
-    return tables.load(path, expect=rules)
-
-
-def observation_space(rules: Rules):
-    G, N, D = rules.target, rules.players, rules.substates
-    high = np.array([G] * N + [G - 1, D], dtype=np.int64)
-    return spaces.Box(low=0, high=high, shape=(N + 2,), dtype=np.int64)
-
-
-def observe(game: LiveGame, seat: int) -> np.ndarray:
-    mine = seat == game.seat and not game.done
-    scores = [min(s, game.G) for s in game.frame(seat)]     # a score of G or more has won
-    return np.array(scores + [game.t if mine else 0, game.n if mine else 0], dtype=np.int64)
+from .live import ROLL, STOP, LiveGame, make_rules, observation_space, observe, optimal_table, optimal_values
 
 
 def env(**kwargs):
