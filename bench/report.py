@@ -97,14 +97,15 @@ def rules_(quick=False):
           "until you can win; otherwise stop at K_n + round((best opponent - you) / P) with n dice live. "
           "Points of win probability given up below the fair share, averaged over who moves first.\n")
     print("| players | rules | started from (per-dice thresholds) | gives up | best race rule found | gives up | "
-          "exact evaluations |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+          "share of the per-dice loss | exact evaluations |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for N in (2, 3):
         for reading in ("rulebook", "summary"):
             rules = preset(reading, players=N)
             res = race_rules(rules, table_for(rules), RACE_START[(reading, N)], **RACE_SEARCH[N])
-            print(f"| {N} | {reading} | `{res.start.name}` | {100 * res.start.gives_up:.2f} | `{res.best.name}` | "
-                  f"{100 * res.best.gives_up:.2f} | {res.evaluations} |")
+            share = res.best.gives_up / res.start.gives_up if res.start.gives_up > 0 else float("nan")
+            print(f"| {N} | {reading} | `{res.start.name}` | {100 * res.start.gives_up:.4g} | `{res.best.name}` | "
+                  f"**{100 * res.best.gives_up:.2g}** | {100 * share:.0f}% | {res.evaluations:,} |")
 
 
 def pig(quick=False):
