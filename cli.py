@@ -236,10 +236,8 @@ def advise(scores, turn, dice, table_path, game, players, target, preset_name, f
     from solver.advise import advise_path
     score_list = _ints(scores, "--scores")
     asked = _asked(game, players, target, preset_name, faces, dog, speed)
-    if asked.get("game") == "pig" and dice == 5:
-        dice = 1
 
-    def read(path, rules):
+    def read(path, rules):                     # Pig has one sub-state: --dice's default 5 means 1 there
         return advise_path(path, score_list, turn, 1 if rules.game == "pig" and dice == 5 else dice, expect=rules)
     if table_path:
         from solver.contract import Archive, contract
@@ -375,8 +373,8 @@ def _split_policies(text):
 policies_option = click.option(
     "--policies", required=True, metavar="P1,P2,...",
     help="One policy per seat, in seat order (seat 1 moves first): optimal, best (the exact best response "
-         "to the other seats), maxpoints, hold:K, hold:K/D, dice:K1-K2-K3-K4-K5, a table .npz, or "
-         "module:function / file.py:function.")
+         "to the other seats), maxpoints, hold:K, hold:K/D, dice:K1-K2-K3-K4-K5, race:K1-K2-K3-K4-K5/P/E "
+         "(keep pace, end race), a table .npz, or module:function / file.py:function.")
 
 
 @cli.command()
