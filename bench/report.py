@@ -153,7 +153,7 @@ def simple(quick=False):
           "who moves first.\n")
     print("| game | best `hold:K` | best `hold:K/D` | best per-dice thresholds | `maxpoints` |")
     print("| --- | --- | --- | --- | --- |")
-    for N, reading in ((2, "rulebook"), (2, "summary"), (3, "rulebook")):
+    for N, reading in ((2, "rulebook"), (2, "summary"), (3, "rulebook"), (3, "summary")):
         rules = preset(reading, players=N)
         r = simple_rules(rules, table_for(rules))
         kd = f"`{r.hold_dice.name}`: {100 * r.hold_dice.gives_up:.2f}" if r.hold_dice.name != r.hold.name \
