@@ -8,13 +8,14 @@ from .errors import GonutsError
 from .rules import Rules
 from .contract import packed_width
 
-# Measured with bench/bench_build.py on the reference 2-core machine (whole processes, the C
+# Measured with bench/bench_process.py on the reference 2-core machine (whole processes, the C
 # kernel compiled): the solve per decision node (start state x turn points x live dice),
-# 4.6e-8 s at 3 players and 5.3e-8 s at 4 (target 50); writing the table per byte of its
-# arrays (compression and checksum), 1.2e-8 s at 2-3 players and 1.8e-8 s at 4; and the
-# process around them (interpreter, imports, payouts), about 0.35 s.
+# 4.6e-8 s at 3 players and 5.3e-8 s at 4 (target 50; 9e-8 at 4 players, target 70, whose
+# arrays no longer fit any cache); writing the table per byte of its arrays (zlib level 1 and
+# the checksum), about 1e-8 s; and the process around them (interpreter, imports, payouts),
+# about 0.35 s. The benchmark checks the estimate against whole builds.
 SECONDS_PER_NODE = 5e-8
-SAVE_SECONDS_PER_BYTE = 1.4e-8
+SAVE_SECONDS_PER_BYTE = 1.0e-8
 START_SECONDS = 0.35
 BASE_BYTES = 80 * 2**20      # Python, numpy and scipy.special before any array
 
