@@ -18,21 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver import tables  # noqa: E402
-from solver.build import build  # noqa: E402
-from solver.locate import cache_dir, find_table, table_name  # noqa: E402
+from solver.build import table_for  # noqa: E402
+from solver.locate import cache_dir  # noqa: E402
 from solver.rules import preset  # noqa: E402
-
-
-def table_for(rules):
-    """The shipped or cached table of these rules, built into the cache if there is none."""
-    path = find_table(rules)
-    if path is None:
-        cache_dir().mkdir(parents=True, exist_ok=True)
-        path = cache_dir() / table_name(rules)
-        print(f"  (building {rules.describe()} into {path.parent})", file=sys.stderr)
-        build(rules, path)
-    return tables.load(path, expect=rules)
 
 
 def pct(x):

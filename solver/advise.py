@@ -104,10 +104,8 @@ def advise_path(path, scores, turn: int, dice: int, expect=None):
     with Archive(path) as z:
         meta, rules, raw = z.read_table(expect)
     if rules.players != 2:
-        from .tables import Table, _check, as_arrays
-        arrays = as_arrays(raw)
-        _check(meta, arrays, str(path))
-        return advise(Table(meta, rules, arrays), scores, turn, dice), rules
+        from .tables import from_raw
+        return advise(from_raw(meta, rules, raw, str(path)), scores, turn, dice), rules
     G, D = rules.target, rules.substates
     shape = _Shape(2, G, D)
 

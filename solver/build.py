@@ -1,6 +1,6 @@
 """Building tables: rules -> exact payouts -> solve -> checked, atomically written ``.npz``.
 
-Where tables live (shipped, cached) is ``locate``'s, re-exported here.
+Where tables live (shipped, cached) is ``locate``'s; ``table_for`` gets one, building it once.
 """
 from __future__ import annotations
 
@@ -22,6 +22,17 @@ def check_destination(out, rules: Rules | None = None, resume: bool = False) -> 
     if resume:
         _Checkpoint(out, rules, 0).check()
     return out
+
+
+def table_for(rules: Rules):
+    """The shipped or cached table of these rules, built into the cache first if there is none."""
+    from .locate import cache_dir, find_table, table_name
+    path = find_table(rules)
+    if path is None:
+        cache_dir().mkdir(parents=True, exist_ok=True)
+        path = cache_dir() / table_name(rules)
+        build(rules, path)
+    return tables.load(path, expect=rules)
 
 
 @dataclass(frozen=True)

@@ -165,16 +165,9 @@ def make_rules(players=2, target=50, rules="rulebook", game="gonuts") -> Rules:
 
 
 def optimal_table(rules: Rules):
-    """The shipped or cached optimal table of these rules, built into the cache on first use."""
-    from . import tables
-    from .build import build
-    from .locate import cache_dir, find_table, table_name
-    path = find_table(rules)
-    if path is None:
-        cache_dir().mkdir(parents=True, exist_ok=True)
-        path = cache_dir() / table_name(rules)
-        build(rules, path)
-    return tables.load(path, expect=rules)
+    """The optimal table of these rules (``build.table_for``: shipped, cached, or built once)."""
+    from .build import table_for
+    return table_for(rules)
 
 
 def observation_space(rules: Rules):

@@ -83,8 +83,8 @@ def expected_arrays(rules: Rules, substates: int) -> dict:
 
 def _check(meta: dict, arrays: dict, where: str) -> Rules:
     """The invariants ``save`` and ``load`` both enforce. Returns the table's rules."""
-    rules, want = contract(meta, where)
-    want = {name: (np.dtype(dtype), shape) for name, (dtype, shape) in want.items()}
+    rules, _ = contract(meta, where)
+    want = expected_arrays(rules, rules.substates)
     have = set(arrays) - {"meta"}
     if have != set(want):
         missing, extra = sorted(set(want) - have), sorted(have - set(want))
@@ -156,11 +156,12 @@ def load(path, expect: Rules | None = None) -> Table:
     path = Path(path)
     with Archive(path) as z:
         meta, rules, raw = z.read_table(expect)
-    arrays = as_arrays(raw)
-    _check(meta, arrays, str(path))
+    return from_raw(meta, rules, raw, str(path))
+
+
+def from_raw(meta: dict, rules: Rules, raw: dict, where: str) -> Table:
+    """A ``Table`` over what ``Archive.read_table`` returned: read-only arrays on its bytes (no copy), with
+    the invariants of ``_check``."""
+    arrays = {name: np.frombuffer(data, dtype=dtype).reshape(shape) for name, (dtype, shape, data) in raw.items()}
+    _check(meta, arrays, where)
     return Table(meta, rules, arrays)
-
-
-def as_arrays(raw: dict) -> dict:
-    """name -> (dtype, shape, bytes) as read-only numpy arrays over those bytes (no copy)."""
-    return {name: np.frombuffer(data, dtype=dtype).reshape(shape) for name, (dtype, shape, data) in raw.items()}
