@@ -140,6 +140,17 @@ def _model_arrays(model: TurnModel, target: int):
             dists, tails, abs_used, rel_used)
 
 
+def convergence(stats: np.ndarray, tol: float, what: str) -> tuple[float, bool, int]:
+    """(residual, converged, iterations) of a solve from its per-orbit stats (passes, residual, converged);
+    warns with a ``ConvergenceWarning`` when it is not converged."""
+    residual = float(stats[:, 1].max()) if len(stats) else 0.0
+    converged = bool(np.all(stats[:, 2] == 1.0)) and residual <= tol
+    if not converged:
+        warnings.warn(f"{what} ended with residual {residual:.3g} above tolerance {tol:.3g}",
+                      ConvergenceWarning, stacklevel=3)
+    return residual, converged, int(stats[:, 0].max()) if len(stats) else 0
+
+
 def prepare() -> float:
     """Compile the solver kernel if it is not compiled yet; returns the seconds it took (0 if it was)."""
     from . import kernels
@@ -209,11 +220,7 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
             if progress is not None:
                 progress(int(ptr[layer + 1]), len(reps))
     seconds = time.perf_counter() - t0
-    residual = float(stats[:, 1].max()) if len(stats) else 0.0
-    converged = bool(np.all(stats[:, 2] == 1.0)) and residual <= tol
-    if not converged:
-        warnings.warn(f"solve ended with residual {residual:.3g} above tolerance {tol:.3g}",
-                      ConvergenceWarning, stacklevel=2)
+    residual, converged, iterations = convergence(stats, tol, "solve")
     shape = (G,) * N
     return SolveResult(
         players=N, target=G, substates=D,
@@ -222,7 +229,7 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
         roll_win=rw.reshape(shape + (G, D + 1)) if store_values else None,
         stop_win=sw.reshape(shape + (G, D + 1)) if store_values else None,
         converged=converged, residual=residual,
-        iterations=int(stats[:, 0].max()) if len(stats) else 0,
+        iterations=iterations,
         passes=int(stats[:, 0].sum()), tolerance=tol, seconds=seconds, states=total_states,
         timings={"setup": t_setup, "total": seconds},
     )

@@ -18,13 +18,12 @@ stopping rule, tolerance and convergence report as ``engine.solve``.
 from __future__ import annotations
 
 import time
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from .contract import packed_width
-from .engine import EPS, MAX_PI, MAX_VI, TOLERANCE, ConvergenceWarning, _model_arrays, orbit_layers
+from .engine import EPS, MAX_PI, MAX_VI, TOLERANCE, _model_arrays, convergence, orbit_layers
 from .turn import TurnModel
 
 
@@ -73,10 +72,6 @@ def respond(model: TurnModel, players: int, target: int, seat_bits, greedy, *, t
                 kernel.respond_layer(reps[lo:hi], V, pbits, mask, pbits, tol, EPS, MAX_PI, MAX_VI, stats[lo:hi])
             if progress is not None:
                 progress(int(hi), len(reps))
-    residual = float(stats[:, 1].max())
-    converged = bool(np.all(stats[:, 2] == 1.0)) and residual <= tol
-    if not converged:
-        warnings.warn(f"best response ended with residual {residual:.3g} above tolerance {tol:.3g}",
-                      ConvergenceWarning, stacklevel=2)
-    return ResponseResult(N, G, greedy, pbits, V, converged, residual, int(stats[:, 0].max()), tol,
+    residual, converged, iterations = convergence(stats, tol, "best response")
+    return ResponseResult(N, G, greedy, pbits, V, converged, residual, iterations, tol,
                           time.perf_counter() - t0)
