@@ -150,6 +150,7 @@ class Archive:
         except _CORRUPT as exc:
             raise TableError(f"{self.path}: not a readable .npz table ({type(exc).__name__})") from None
         self.members = {}
+        self._headers = {}
         try:
             for info in self.zip.infolist():
                 name = info.filename[:-4] if info.filename.endswith(".npy") else None
@@ -171,15 +172,17 @@ class Archive:
 
     def header(self, name, dtype=None, shape=None):
         """(dtype, shape, data offset, data bytes) of a member, refused if it disagrees with the dtype and
-        shape it must have, or with its size in the zip directory. Reads only the header."""
-        try:
-            with self.zip.open(self.members[name]) as f:
-                have, have_shape, fortran, offset = _npy_header(f, self.where, name)
-        except TableError:
-            raise
-        except _CORRUPT as exc:
-            raise TableError(f"{self.where}: member {name}.npy is not a readable npy array "
-                             f"({type(exc).__name__})") from None
+        shape it must have, or with its size in the zip directory. Reads only the header, once per member."""
+        if name not in self._headers:
+            try:
+                with self.zip.open(self.members[name]) as f:
+                    self._headers[name] = _npy_header(f, self.where, name)
+            except TableError:
+                raise
+            except _CORRUPT as exc:
+                raise TableError(f"{self.where}: member {name}.npy is not a readable npy array "
+                                 f"({type(exc).__name__})") from None
+        have, have_shape, fortran, offset = self._headers[name]
         if "O" in have:
             raise TableError(f"{self.where}: holds pickled objects; refusing to load it")
         if dtype is not None and (have != dtype or tuple(have_shape) != tuple(shape)):
