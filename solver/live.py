@@ -28,6 +28,13 @@ from .rules import PRESETS, Rules, preset
 STOP, ROLL = 0, 1             # the adapters' actions
 
 
+def roll_outcomes(model, n: int) -> list:
+    """A roll from sub-state n, as the turn model lists it: ("move", p, points, next sub-state) and
+    ("end", p, gain distribution, gain adds to the turn's points)."""
+    rows = [("move", float(m["p"]), int(m["da"]), int(m["dst"])) for m in model.moves if m["src"] == n]
+    return rows + [("end", float(e["p"]), int(e["dist"]), bool(e["rel"])) for e in model.endings if e["src"] == n]
+
+
 class LiveGame:
     """Scores in absolute seat order (seat 0 moves first); ``seat`` is the seat to decide."""
 
@@ -36,8 +43,7 @@ class LiveGame:
         self.N, self.G, self.D, self.start = rules.players, rules.target, model.substates, model.start
         self.outcomes = {}
         for n in range(1, self.D + 1):
-            rows = [("move", float(m["p"]), int(m["da"]), int(m["dst"])) for m in model.moves if m["src"] == n]
-            rows += [("end", float(e["p"]), int(e["dist"]), bool(e["rel"])) for e in model.endings if e["src"] == n]
+            rows = roll_outcomes(model, n)
             cum = list(accumulate(r[1] for r in rows))
             self.outcomes[n] = (rows, cum)
         self.gain_cum = [list(accumulate(float(x) for x in row)) for row in model.dists]

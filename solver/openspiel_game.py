@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from .live import ROLL, STOP, make_rules
+from .live import ROLL, STOP, make_rules, roll_outcomes
 
 _MAX_PLAYERS = 4
 _OUTCOMES = {}        # (players, target, rules, game) -> (start sub-state, outcomes per sub-state)
@@ -70,11 +70,12 @@ class GoNutsGame(pyspiel.Game):
             # sub-state flag; "end" ends the turn with gain value (plus the turn's points when flag).
             outcomes = {}
             for n in range(1, model.substates + 1):
-                rows = [(float(m["p"]), "move", int(m["da"]), int(m["dst"])) for m in model.moves if m["src"] == n]
-                for e in model.endings[model.endings["src"] == n]:
-                    for gain, q in enumerate(model.dists[int(e["dist"])]):
-                        if q > 0:
-                            rows.append((float(e["p"]) * float(q), "end", gain, bool(e["rel"]), int(e["dist"])))
+                rows = []
+                for kind, p, x, y in roll_outcomes(model, n):
+                    if kind == "move":
+                        rows.append((p, "move", x, y))
+                    else:                                  # one outcome per gain of the ending's distribution
+                        rows += [(p * float(q), "end", gain, y, x) for gain, q in enumerate(model.dists[x]) if q > 0]
                 outcomes[n] = rows
             _OUTCOMES[self.key] = (model.start, outcomes)
         outcomes = _OUTCOMES[self.key][1]
