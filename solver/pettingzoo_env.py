@@ -111,10 +111,9 @@ class raw_env(AECEnv):
             return
         if action not in (STOP, ROLL):
             raise ValueError(f"{a}: action {action!r} is out of range: 0 = stop, 1 = roll")
-        mask = self.observe(a)["action_mask"]
-        if not mask[int(action)]:
-            raise ValueError(f"{a}: action {action} is masked: it is not {a}'s turn to decide")
         g = self._game
+        if self.possible_agents.index(a) != g.seat:           # the mask of observe(): only the decider acts
+            raise ValueError(f"{a}: action {action} is masked: it is not {a}'s turn to decide")
         info = self.infos[a]
         taken = info["win_if_roll"] if action == ROLL else info["win_if_stop"]
         self._regret[a] = 100.0 * (info["win_probability"] - taken)

@@ -167,10 +167,8 @@ class RaceRule(Policy):
         s0, lead, t, n = np.meshgrid(np.arange(G), np.arange(G), np.arange(G), np.arange(D + 1), indexing="ij")
         grid = self._roll(s0, lead, t, n) & (n >= 1)
         rows = np.packbits(grid.reshape(G * G, -1), axis=1)
-        idx = np.arange(G ** N)
-        digits = [(idx // G ** (N - 1 - k)) % G for k in range(N)]
-        best = np.max(digits[1:], axis=0)
-        return rows[digits[0] * G + best]
+        scores = np.unravel_index(np.arange(G ** N), (G,) * N)
+        return rows[scores[0] * G + np.max(scores[1:], axis=0)]
 
 
 def race(ks, pace, end, target, D):
