@@ -447,3 +447,151 @@ int respond_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, d
     free_orbit_scratch(&o);
     return ok ? 0 : -1;
 }
+
+/* ---- One rule against N - 1 fixed players, many rules at once (versus.py) ---- */
+
+/* The distribution of one turn's gain from room h = G - s0 under the packed decisions row:
+ * out[g], 0 <= g < h, the probability that the turn banks g; out[h] that it reaches the target
+ * (a win). Forward over the turn's DAG, t ascending and n descending (a move that gains nothing
+ * shrinks n). M is (h, D + 1), A (nd,), R (nd, h) scratch. */
+static void turn_gains(const Model *m, int64_t h, const uint8_t *row, double *M, double *A, double *R,
+                       double *out) {
+    const int64_t G = m->G, D = m->D, W1 = D + 1, nd = m->nd;
+    memset(M, 0, sizeof(double) * h * W1);
+    memset(A, 0, sizeof(double) * nd);
+    memset(R, 0, sizeof(double) * nd * h);
+    memset(out, 0, sizeof(double) * (h + 1));
+    M[m->start] = 1.0;
+    for (int64_t t = 0; t < h; t++) {
+        for (int64_t n = D; n >= 1; n--) {
+            double mass = M[t * W1 + n];
+            if (mass == 0.0) continue;
+            int64_t q = t * W1 + n;
+            int roll = (t == 0 && n == m->start) || (row[q >> 3] & (128 >> (q & 7)));
+            if (!roll) { out[t] += mass; continue; }
+            for (int64_t e = m->mv_ptr[n]; e < m->mv_ptr[n + 1]; e++) {
+                int64_t t2 = t + m->mv_da[e];
+                if (t2 >= h) out[h] += m->mv_p[e] * mass;
+                else M[t2 * W1 + m->mv_dst[e]] += m->mv_p[e] * mass;
+            }
+            for (int64_t e = m->en_ptr[n]; e < m->en_ptr[n + 1]; e++) {
+                int64_t j = m->en_dist[e];
+                if (m->en_rel[e]) R[j * h + t] += m->en_p[e] * mass;
+                else A[j] += m->en_p[e] * mass;
+            }
+        }
+    }
+    for (int64_t j = 0; j < nd; j++) {
+        const double *d = m->dists + j * (G + 1), *tail = m->tails + j * (G + 2);
+        if (m->abs_used[j] && A[j] != 0.0) {
+            for (int64_t g = 0; g < h; g++) out[g] += A[j] * d[g];
+            out[h] += A[j] * tail[h];
+        }
+        if (m->rel_used[j]) {
+            for (int64_t t = 0; t < h; t++) {
+                double r = R[j * h + t];
+                if (r == 0.0) continue;
+                for (int64_t x = 0; x < h - t; x++) out[t + x] += r * d[x];
+                out[h] += r * tail[h - t];
+            }
+        }
+    }
+}
+
+/* Gain distributions of rows lo..hi: row i (packed decisions, nbytes each) from room[i], written
+ * at out + off[i] (room[i] + 1 values). Returns 0, or -1 when out of memory. */
+int gains_rows(const Model *m, int64_t lo, int64_t hi, const int64_t *room, const uint8_t *rows,
+               const int64_t *off, double *out) {
+    const int64_t G = m->G, W1 = m->D + 1, nd = m->nd > 0 ? m->nd : 1;
+    double *M = malloc(sizeof(double) * (G + 1) * W1), *A = malloc(sizeof(double) * nd);
+    double *R = malloc(sizeof(double) * nd * (G + 1));
+    int ok = M && A && R;
+    if (ok)
+        for (int64_t i = lo; i < hi; i++)
+            turn_gains(m, room[i], rows + i * m->nbytes, M, A, R, out + off[i]);
+    free(M); free(A); free(R);
+    return ok ? 0 : -1;
+}
+
+/* Player 0 follows one of K rules, players 1..N-1 fixed decisions. W[(j S + rel_j) K + k] is
+ * player 0's win probability under rule k with player j to move, at the scores whose turn order
+ * from player j has flat index rel_j (S = G^N states). In that layout the states after player j's
+ * turn, gains g = 1, 2, ..., are consecutive in W[j + 1] (the mover's score is the last digit of
+ * the next mover's order): the pass streams through memory. The absolute states x (player 0's
+ * score the most significant digit) are visited in descending flat order: every state after a
+ * gain has a larger index, so it is done, and the states just done, the ones the next reads most,
+ * are still in cache. At each x the N turns close a cycle through their zero gains:
+ * W_j = a_j + b_j W_{j+1}, W_N = W_0, solved exactly. Player j's gain distribution: for j = 0, rule k's at
+ * dcand + coff[k, s0 G + lead] (lead = best opponent score); otherwise the fixed players' at
+ * dopt + obase[s_j] + (rel_j mod G^(N-1)) (G - s_j + 1). *gap receives the smallest 1 - prod_j b_j
+ * over states and rules (zero: a rule never ends the game). Returns 0, or -1 when out of memory. */
+int versus_pass(int64_t N, int64_t G, int64_t K, const double *dopt, const int64_t *obase, const double *dcand,
+                const int64_t *coff, double *W, double *gap_out) {
+    if (N < 2 || N > MAX_N) return -1;
+    int64_t pw[MAX_N + 1];
+    pw[N - 1] = 1;
+    for (int64_t j = N - 2; j >= 0; j--) pw[j] = pw[j + 1] * G;
+    const int64_t Gpow = pw[0], S = Gpow * G, GG = G * G;
+    double *A = malloc(sizeof(double) * N * K), *B = malloc(sizeof(double) * N * K);
+    int ok = A && B;
+    double gmin = 1.0;
+    if (ok) {
+        for (int64_t idx = S - 1; idx >= 0; idx--) {
+            int64_t x[MAX_N], rel[MAX_N], lead = 0;
+            for (int64_t j = 0; j < N; j++) x[j] = (idx / pw[j]) % G;
+            for (int64_t j = 1; j < N; j++) if (x[j] > lead) lead = x[j];
+            for (int64_t j = 0; j < N; j++) {
+                rel[j] = 0;
+                for (int64_t r = 0; r < N; r++) rel[j] += x[(j + r) % N] * pw[r];
+            }
+            for (int64_t j = 0; j < N; j++) {
+                const int64_t h = G - x[j], nj = (j + 1) % N;
+                const double *next = W + (nj * S + rel[nj]) * K;     /* gain g: next + g K */
+                if (j == 0) {
+                    for (int64_t k = 0; k < K; k++) {
+                        const double *d = dcand + coff[k * GG + x[0] * G + lead];
+                        double a = d[h];
+                        for (int64_t g = 1; g < h; g++) a += d[g] * next[g * K + k];
+                        A[k] = a;
+                        B[k] = d[0];
+                    }
+                } else {
+                    const double *d = dopt + obase[x[j]] + (rel[j] % Gpow) * (h + 1);
+                    double *a = A + j * K;
+                    for (int64_t k = 0; k < K; k++) B[j * K + k] = d[0];
+                    int64_t k = 0;
+                    for (; k + 4 <= K; k += 4) {      /* four independent sums per sweep */
+                        double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+                        for (int64_t g = 1; g < h; g++) {
+                            const double p = d[g], *w = next + g * K + k;
+                            a0 += p * w[0]; a1 += p * w[1]; a2 += p * w[2]; a3 += p * w[3];
+                        }
+                        a[k] = a0; a[k + 1] = a1; a[k + 2] = a2; a[k + 3] = a3;
+                    }
+                    for (; k < K; k++) {
+                        double a0 = 0.0;
+                        for (int64_t g = 1; g < h; g++) a0 += d[g] * next[g * K + k];
+                        a[k] = a0;
+                    }
+                }
+            }
+            for (int64_t k = 0; k < K; k++) {
+                double coef = 1.0, num = 0.0;
+                for (int64_t j = 0; j < N; j++) {
+                    num += coef * A[j * K + k];
+                    coef *= B[j * K + k];
+                }
+                double gap = 1.0 - coef, v = num / gap;
+                if (gap < gmin) gmin = gap;
+                W[rel[0] * K + k] = v;
+                for (int64_t j = N - 1; j >= 1; j--) {
+                    v = A[j * K + k] + B[j * K + k] * v;
+                    W[(j * S + rel[j]) * K + k] = v;
+                }
+            }
+        }
+    }
+    *gap_out = gmin;
+    free(A); free(B);
+    return ok ? 0 : -1;
+}

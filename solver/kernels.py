@@ -93,6 +93,10 @@ def load() -> ctypes.CDLL:
     lib.respond_layer.restype = ctypes.c_int
     lib.respond_layer.argtypes = [ctypes.POINTER(Model), _i64, ctypes.c_int64, ctypes.c_int64, _f64, _u8, _u8, _u8,
                                   ctypes.c_double, ctypes.c_double, ctypes.c_int64, ctypes.c_int64, _f64]
+    lib.gains_rows.restype = ctypes.c_int
+    lib.gains_rows.argtypes = [ctypes.POINTER(Model), ctypes.c_int64, ctypes.c_int64, _i64, _u8, _i64, _f64]
+    lib.versus_pass.restype = ctypes.c_int
+    lib.versus_pass.argtypes = [ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, _f64, _i64, _f64, _i64, _f64, _f64]
     _lib = lib
     return lib
 
@@ -181,6 +185,27 @@ class Kernel:
         args = (_ptr(V, _f64), _ptr(pbits, _u8), _ptr(greedy, _u8), _ptr(bits, _u8), float(tol), float(eps),
                 int(max_pi), int(max_vi), _ptr(stats, _f64))
         self._split(reps, lambda lo, hi: self.lib.respond_layer(ctypes.byref(self.model), rp, lo, hi, *args))
+
+    def gains_rows(self, room, rows, off, out):
+        """The turn's gain distribution under each packed decisions row (see versus.py)."""
+        room = np.ascontiguousarray(room, np.int64)
+        rows = np.ascontiguousarray(rows, np.uint8)
+        off = np.ascontiguousarray(off, np.int64)
+        args = (_ptr(room, _i64), _ptr(rows, _u8), _ptr(off, _i64), _ptr(out, _f64))
+        self._split(room, lambda lo, hi: self.lib.gains_rows(ctypes.byref(self.model), lo, hi, *args))
+
+    def versus(self, jobs):
+        """Run ``versus_pass`` on each job (K, dopt, obase, dcand, coff, W, gap) in parallel, one thread
+        each: the passes share nothing they write."""
+        N, G = self.model.N, self.model.G
+
+        def run(job):
+            K, dopt, obase, dcand, coff, W, gap = job
+            return self.lib.versus_pass(N, G, K, _ptr(dopt, _f64), _ptr(obase, _i64), _ptr(dcand, _f64),
+                                        _ptr(coff, _i64), _ptr(W, _f64), _ptr(gap, _f64))
+        codes = list(self.pool.map(run, jobs)) if self.pool is not None and len(jobs) > 1 else [run(j) for j in jobs]
+        if any(codes):
+            raise MemoryError("the solver kernel ran out of memory")
 
     def evaluate_layer(self, reps, V, pbits, gaps):
         reps = np.ascontiguousarray(reps, np.int64)

@@ -133,10 +133,16 @@ class TurnRule(Policy):
         tt = np.minimum(turn, self.roll_tn.shape[0] - 1)
         return self.roll_tn[tt, dice] & (scores[:, 0] + turn < self.target)
 
-    def bits(self, G, N, D):
+    def _per_s0(self, G, D):
         t = np.arange(G)[:, None]
-        per_s0 = np.array([np.packbits((self.roll_tn[:G, :D + 1] & (s0 + t < G)).ravel()) for s0 in range(G)])
-        return per_s0[np.arange(G ** N) // G ** (N - 1)]
+        return np.array([np.packbits((self.roll_tn[:G, :D + 1] & (s0 + t < G)).ravel()) for s0 in range(G)])
+
+    def bits(self, G, N, D):
+        return self._per_s0(G, D)[np.arange(G ** N) // G ** (N - 1)]
+
+    def rows(self, G, D):
+        """Packed decisions by (own score, best opponent's score): (G * G, nbytes), row s0 * G + lead."""
+        return np.repeat(self._per_s0(G, D), G, axis=0)
 
 
 class RaceRule(Policy):
@@ -162,13 +168,16 @@ class RaceRule(Policy):
         scores = np.asarray(scores)
         return self._roll(scores[:, 0], scores[:, 1:].max(axis=1), np.asarray(turn), np.asarray(dice))
 
-    def bits(self, G, N, D):
-        """Decisions depend on (own score, best opponent) only: pack those G*G rows, then gather."""
+    def rows(self, G, D):
+        """Packed decisions by (own score, best opponent's score): (G * G, nbytes), row s0 * G + lead."""
         s0, lead, t, n = np.meshgrid(np.arange(G), np.arange(G), np.arange(G), np.arange(D + 1), indexing="ij")
         grid = self._roll(s0, lead, t, n) & (n >= 1)
-        rows = np.packbits(grid.reshape(G * G, -1), axis=1)
+        return np.packbits(grid.reshape(G * G, -1), axis=1)
+
+    def bits(self, G, N, D):
+        """Decisions depend on (own score, best opponent) only: pack those G*G rows, then gather."""
         scores = np.unravel_index(np.arange(G ** N), (G,) * N)
-        return rows[scores[0] * G + np.max(scores[1:], axis=0)]
+        return self.rows(G, D)[scores[0] * G + np.max(scores[1:], axis=0)]
 
 
 def race(ks, pace, end, target, D):

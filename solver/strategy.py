@@ -115,69 +115,65 @@ def simple_rules(rules: Rules, table, progress=None, max_rounds: int = 6) -> Sim
     the best ``hold:K`` (K = 1..min(G, 60)), the best ``hold:K/D``, then the best
     ``dice:K1-...-K5`` by coordinate ascent from the better of those two.
 
-    ``progress(done, budget)`` is called after each evaluation; the budget is an
-    upper bound (the ascent usually stops early)."""
-    from .evaluate import evaluate
-    from .policies import TablePolicy, maxpoints
+    Candidates that do not depend on each other's results are evaluated together in one
+    ``Versus`` pass; the choices are made in the order a one-at-a-time search makes them.
+    ``progress(done, budget)`` is called after each batch; the budget is an upper bound
+    (the ascent usually stops early)."""
+    from .policies import maxpoints
+    from .versus import Versus
     G, N, D = rules.target, rules.players, rules.substates
-    model = game_model(rules, table)
-    opt_bits = TablePolicy(table).bits(G, N, D)
     fair = 1.0 / N
-    count = [0]
     memo = {}
-
-    def score(policy, key=None):
-        if key is not None and key in memo:
-            return memo[key]
-        ev = evaluate(model, N, G, [policy.bits(G, N, D)] + [opt_bits] * (N - 1))
-        count[0] += 1
-        if progress is not None:
-            progress(count[0], budget)
-        w = float(ev.win_both_orders[0])
-        if key is not None:
-            memo[key] = w
-        return w
 
     def dice_rule(ks):
         return thresholds(list(ks), G, D, "dice:" + "-".join(map(str, ks)))
 
     kmax = min(G, 60)
     budget = kmax * D + max_rounds * D * (kmax + 1) + 1
-    curve = [(k, score(dice_rule((k,) * D), (k,) * D)) for k in range(1, kmax + 1)]
-    k_best, w_hold = max(curve, key=lambda kw: (kw[1], -kw[0]))
-    kd_best, w_kd = (k_best, None), w_hold
-    for d in range(1, D):
-        for k in range(1, kmax + 1):
-            ks = tuple(0 if n <= d else k for n in range(1, D + 1))
-            w = score(dice_rule(ks), ks)
-            if w > w_kd + 1e-13:
-                kd_best, w_kd = (k, d), w
-    if kd_best[1] is None:
-        best = tuple([k_best] * D)
-    else:
-        best = tuple(0 if n <= kd_best[1] else kd_best[0] for n in range(1, D + 1))
-    w_best = w_kd
-    for _ in range(max_rounds):
-        improved = False
-        for n in range(D):
-            for k in range(0, kmax + 1):
-                cand = best[:n] + (k,) + best[n + 1:]
-                if max(cand) < 1:
-                    continue
-                w = score(dice_rule(cand), cand)
+    with Versus(rules, table) as vs:
+        def scores(keys):
+            todo = list(dict.fromkeys(k for k in keys if k not in memo))
+            for lo in range(0, len(todo), vs.batch_size()):
+                part = todo[lo:lo + vs.batch_size()]
+                for key, w in zip(part, vs.win([dice_rule(k) for k in part]).mean(axis=1)):
+                    memo[key] = float(w)
+                if progress is not None:
+                    progress(len(memo), budget)
+            return [memo[k] for k in keys]
+
+        def first_best(keys, best, w_best):
+            """The one-at-a-time choice: a candidate replaces the best only if it is better by 1e-13."""
+            for key, w in zip(keys, scores(keys)):
                 if w > w_best + 1e-13:
-                    best, w_best, improved = cand, w, True
-        if not improved:
-            break
-    mp = maxpoints(rules, D)
-    w_mp = score(mp)
+                    best, w_best = key, w
+            return best, w_best
+
+        hold_keys = [(k,) * D for k in range(1, kmax + 1)]
+        curve = [(k, w) for k, w in zip(range(1, kmax + 1), scores(hold_keys))]
+        k_best, w_hold = max(curve, key=lambda kw: (kw[1], -kw[0]))
+        kd_keys = [(k, d) for d in range(1, D) for k in range(1, kmax + 1)]
+        as_ks = {(k, d): tuple(0 if n <= d else k for n in range(1, D + 1)) for k, d in kd_keys}
+        kd_best, w_kd = (k_best, None), w_hold
+        for key, w in zip(kd_keys, scores([as_ks[kd] for kd in kd_keys])):
+            if w > w_kd + 1e-13:
+                kd_best, w_kd = key, w
+        best = tuple([k_best] * D) if kd_best[1] is None else as_ks[kd_best]
+        w_best = w_kd
+        for _ in range(max_rounds):
+            before = best
+            for n in range(D):
+                cands = [c for c in (best[:n] + (k,) + best[n + 1:] for k in range(0, kmax + 1)) if max(c) >= 1]
+                best, w_best = first_best(cands, best, w_best)
+            if best == before:
+                break
+        w_mp = float(vs.win([maxpoints(rules, D)]).mean())
     kd_name = f"hold:{kd_best[0]}" + (f"/{kd_best[1]}" if kd_best[1] is not None else "")
     if progress is not None:
         progress(budget, budget)
     return SimpleRulesReport(
         N, SimpleRule(f"hold:{k_best}", w_hold, fair - w_hold), SimpleRule(kd_name, w_kd, fair - w_kd),
         SimpleRule("dice:" + "-".join(map(str, best)), w_best, fair - w_best),
-        SimpleRule("maxpoints", w_mp, fair - w_mp), curve, count[0])
+        SimpleRule("maxpoints", w_mp, fair - w_mp), curve, len(memo) + 1)
 
 
 @dataclass(frozen=True)
@@ -195,22 +191,22 @@ def race_rules(rules: Rules, table, start_ks, progress=None, max_rounds: int = 5
     coordinate tried at its current value plus and minus 1, 2, 4 and 8 (the pace divisor P and the
     end-race distance E also at a coarse grid and at 0, off), and P and E also together with every
     threshold shifted by the same amount, until no move improves (at most ``max_rounds`` rounds)."""
-    from .evaluate import evaluate
-    from .policies import TablePolicy, race
+    from .policies import race
+    from .versus import Versus
     G, N, D = rules.target, rules.players, rules.substates
-    model = game_model(rules, table)
-    opt_bits = TablePolicy(table).bits(G, N, D)
     fair = 1.0 / N
     memo = {}
+    vs = Versus(rules, table)
 
-    def score(params):
-        if params not in memo:
-            ks, pace, end = params[:D], params[D], params[D + 1]
-            ev = evaluate(model, N, G, [race(ks, pace, end, G, D).bits(G, N, D)] + [opt_bits] * (N - 1))
-            memo[params] = float(ev.win_both_orders[0])
+    def scores(keys):
+        todo = list(dict.fromkeys(k for k in keys if k not in memo))
+        for lo in range(0, len(todo), vs.batch_size()):
+            part = todo[lo:lo + vs.batch_size()]
+            wins = vs.win([race(p[:D], p[D], p[D + 1], G, D) for p in part]).mean(axis=1)
+            memo.update((p, float(w)) for p, w in zip(part, wins))
             if progress is not None:
                 progress(len(memo), None)
-        return memo[params]
+        return [memo[k] for k in keys]
 
     def candidates(i, value):
         near = {value + sign * d for d in steps for sign in (-1, 1)}
@@ -233,17 +229,18 @@ def race_rules(rules: Rules, table, start_ks, progress=None, max_rounds: int = 5
                     yield ks + cur[D:i] + (v,) + cur[i + 1:]
 
     cur = tuple(int(k) for k in start_ks) + (0, 0)
-    w_start = w = score(cur)
-    for _ in range(max_rounds):
-        improved = False
-        for cand in moves(cur):
-            if max(cand[:D]) < 1 and cand[D + 1] == 0:
-                continue
-            s = score(cand)
-            if s > w + 1e-13:
-                cur, w, improved = cand, s, True
-        if not improved:
-            break
+    with vs:
+        w_start = w = scores([cur])[0]
+        for _ in range(max_rounds):
+            # a round's moves are all taken from where the round began: evaluate them together, then
+            # accept them in order, each only if it beats the best so far by 1e-13
+            cands = [c for c in moves(cur) if max(c[:D]) >= 1 or c[D + 1] != 0]
+            before = cur
+            for cand, s in zip(cands, scores(cands)):
+                if s > w + 1e-13:
+                    cur, w = cand, s
+            if cur == before:
+                break
     name = race(cur[:D], cur[D], cur[D + 1], G, D).name
     start_name = "dice:" + "-".join(map(str, start_ks))
     return RaceSearch(N, SimpleRule(name, w, fair - w), SimpleRule(start_name, w_start, fair - w_start), len(memo))
