@@ -2,8 +2,8 @@
 
 ``advise`` answers from a loaded ``Table``. ``advise_path`` answers straight
 from a table file: the file is checked as ``tables.load`` checks it (contract,
-headers, sizes, checksum) but, with 2 players, read without numpy, which a
-user would otherwise wait for at every question.
+headers, sizes, checksum), once per file content (``solver.checked``), and
+read without numpy, which a user would otherwise wait for at every question.
 """
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import math
 import struct
 from dataclasses import dataclass
 
-from .contract import Archive
 from .errors import StateError, TableError
 
 
@@ -70,21 +69,16 @@ def _answer(table, scores, turn, dice, both, roll_at) -> Advice:
 
 def advise(table, scores, turn: int, dice: int) -> Advice:
     """The optimal action and its consequences, read from a loaded table (3-4 players: recomputed
-    exactly from ``start_win`` by one Bellman backup of the state)."""
+    exactly from ``start_win`` by one Bellman backup of the state, ``backup.backup_state``)."""
     def both(scores):
-        N, G = table.players, table.target
-        if N == 2:
+        if table.players == 2:
             rw = float(table.arrays["roll_win"][scores + (turn, dice)])
             sw = float(table.arrays["stop_win"][scores + (turn, dice)])
             return (rw, 1.0 - rw), (sw, 1.0 - sw)
-        import numpy as np
-
-        from .bellman import bellman
-        state = np.ravel_multi_index(scores, (G,) * N)
-        b = bellman(table.rules, table.arrays.get("nuts_payout"), table.arrays["start_win"], [state],
-                    keep_vectors=True)
-        return (tuple(float(x) for x in b.roll_vec[0, turn, dice]),
-                tuple(float(x) for x in b.stop_vec[0, turn, dice]))
+        from .backup import backup_state
+        W, pay = table.arrays["start_win"], table.arrays.get("nuts_payout")
+        return backup_state(table.rules, None if pay is None else pay.tolist(),
+                            lambda g: W[scores[1:] + (scores[0] + g,)].tolist(), scores[0], turn, dice)
     return _answer(table, scores, turn, dice, both, lambda scores: table.roll_at(scores, turn, dice))
 
 
@@ -96,30 +90,56 @@ class _Shape:
 
 
 def advise_path(path, scores, turn: int, dice: int, expect=None):
-    """(Advice, rules) straight from a table file, checked like ``tables.load`` checks it.
+    """(Advice, rules) straight from a table file, checked like ``tables.load`` checks it, once per
+    file content (``checked.open_table``): later questions read only the numbers they need.
 
-    With 2 players the answer is read from the checked bytes without numpy; with
-    3-4 players the table is loaded as a ``Table`` and ``advise`` recomputes it.
-    """
-    with Archive(path) as z:
-        meta, rules, raw = z.read_table(expect)
-    if rules.players != 2:
-        from .tables import from_raw
-        return advise(from_raw(meta, rules, raw, str(path)), scores, turn, dice), rules
-    G, D = rules.target, rules.substates
-    shape = _Shape(2, G, D)
+    Without numpy: with 2 players the answer is read; with 3-4 players the state is
+    backed up from the ``start_win`` of the states a turn can lead to, as ``advise`` does."""
+    from .checked import open_table
+    with open_table(path, expect) as tab:
+        return _advise_checked(tab, scores, turn, dice), tab.rules
+
+
+def _advise_checked(tab, scores, turn, dice):
+    rules = tab.rules
+    N, G, D = rules.players, rules.target, rules.substates
+    shape = _Shape(N, G, D)
+
+    def flat(scores):
+        i = 0
+        for s in scores:
+            i = i * G + s
+        return i
 
     def at(scores):
-        return ((scores[0] * G + scores[1]) * G + turn) * (D + 1) + dice
+        return (flat(scores) * G + turn) * (D + 1) + dice
+
+    def roll_at(scores):
+        if "roll" in tab.headers:
+            return tab.item("roll", at(scores)) != b"\x00"
+        q = turn * (D + 1) + dice
+        width = tab.headers["roll_bits"][1][-1]
+        return bool(tab.item("roll_bits", flat(scores) * width + (q >> 3))[0] & (128 >> (q & 7)))
 
     def value(name, scores):
-        x = struct.unpack_from("<d", raw[name][2], 8 * at(scores))[0]
+        x = struct.unpack("<d", tab.item(name, at(scores)))[0]
         if not (math.isfinite(x) and 0.0 <= x <= 1.0):
-            raise TableError(f"{path}: {name} holds {x!r} at {scores}, {turn} points, {dice} dice: not a "
+            raise TableError(f"{tab.where}: {name} holds {x!r} at {scores}, {turn} points, {dice} dice: not a "
                              "probability")
         return x
 
     def both(scores):
-        rw, sw = value("roll_win", scores), value("stop_win", scores)
-        return (rw, 1.0 - rw), (sw, 1.0 - sw)
-    return _answer(shape, scores, turn, dice, both, lambda scores: raw["roll"][2][at(scores)] != 0), rules
+        if N == 2:
+            rw, sw = value("roll_win", scores), value("stop_win", scores)
+            return (rw, 1.0 - rw), (sw, 1.0 - sw)
+        from .backup import backup_state
+        s0, h = scores[0], G - scores[0]
+        run = struct.unpack(f"<{h * N}d", tab.item("start_win", flat(scores[1:] + (s0,)) * N, h * N))
+        if not all(0.0 <= x <= 1.0 for x in run):          # also refuses NaN
+            raise TableError(f"{tab.where}: start_win holds a value that is not a probability")
+        payouts = None
+        if "nuts_payout" in tab.headers:
+            pay = struct.unpack(f"<{6 * (G + 1)}d", tab.data("nuts_payout"))
+            payouts = [pay[n * (G + 1):(n + 1) * (G + 1)] for n in range(6)]
+        return backup_state(rules, payouts, lambda g: run[g * N:(g + 1) * N], s0, turn, dice)
+    return _answer(shape, scores, turn, dice, both, roll_at)

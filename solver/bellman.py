@@ -11,42 +11,15 @@ compiled code. It serves three jobs that must not share the engine's code:
 
 Only the Go Nuts! payout vectors come from elsewhere (the table, or
 ``solver.payout``); they are checked against a simulation of the dog race.
+The roll outcomes, read straight off the rules, live in ``backup`` (numpy-free)
+and are shared with its one-state backup, not with the engine.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import comb
-
 import numpy as np
 
-
-def _outcomes(n, pa, ps, pc):
-    for a in range(n + 1):
-        for c in range(n + 1 - a):
-            s = n - a - c
-            p = comb(n, a) * comb(n - a, c) * pa ** a * ps ** s * pc ** c
-            if p > 0:
-                yield a, s, c, p
-
-
-def _roll_table(rules):
-    """For each sub-state n: a list of (kind, p, x, dst) read straight off the rules."""
-    if rules.game == "pig":
-        return 1, {1: [("move", 1 / 6, k, 1) for k in range(2, 7)] + [("bust", 1 / 6, 0, 0)]}
-    pa, ps, pc = rules.p_acorn, rules.p_squirrel, rules.p_car
-    rolls = {}
-    for n in range(1, 6):
-        rolls[n] = []
-        for a, s, c, p in _outcomes(n, pa, ps, pc):
-            if c == n:
-                rolls[n].append(("bust", p, 0, 0))
-            elif s == n:
-                rolls[n].append(("nuts", p, 5 if rules.nuts_all_dice else n, 0))
-            else:
-                left = n - c
-                back = (n == 1 and a == 1) if rules.one_die == "rolled" else (left == 1 and a == 1)
-                rolls[n].append(("move", p, a, 5 if back else left))
-    return 5, rolls
+from .backup import _roll_table
 
 
 @dataclass

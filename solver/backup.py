@@ -1,0 +1,100 @@
+"""One Bellman backup of one state, in plain Python: what ``advise`` asks of a 3- or 4-player table.
+
+The table stores each state's start-of-turn values W; the values of rolling
+and of stopping inside a turn are recomputed from the W of the states a turn
+can lead to (RULES.md): by backward induction over the turn's decision
+states (t descending), as ``bellman.bellman`` does for a batch with numpy.
+For one state that is a few thousand multiply-adds on N-vectors, faster in
+plain Python than importing numpy, which a player would otherwise wait for at
+every question. The roll outcomes are read straight off the rules here, and
+shared with ``bellman`` (not with the engine). Tests compare the two.
+"""
+from __future__ import annotations
+
+from math import comb
+
+
+def _outcomes(n, pa, ps, pc):
+    for a in range(n + 1):
+        for c in range(n + 1 - a):
+            s = n - a - c
+            p = comb(n, a) * comb(n - a, c) * pa ** a * ps ** s * pc ** c
+            if p > 0:
+                yield a, s, c, p
+
+
+def _roll_table(rules):
+    """For each sub-state n: a list of (kind, p, x, dst) read straight off the rules."""
+    if rules.game == "pig":
+        return 1, {1: [("move", 1 / 6, k, 1) for k in range(2, 7)] + [("bust", 1 / 6, 0, 0)]}
+    pa, ps, pc = rules.p_acorn, rules.p_squirrel, rules.p_car
+    rolls = {}
+    for n in range(1, 6):
+        rolls[n] = []
+        for a, s, c, p in _outcomes(n, pa, ps, pc):
+            if c == n:
+                rolls[n].append(("bust", p, 0, 0))
+            elif s == n:
+                rolls[n].append(("nuts", p, 5 if rules.nuts_all_dice else n, 0))
+            else:
+                left = n - c
+                back = (n == 1 and a == 1) if rules.one_die == "rolled" else (left == 1 and a == 1)
+                rolls[n].append(("move", p, a, 5 if back else left))
+    return 5, rolls
+
+
+def backup_state(rules, payouts, after, s0: int, turn: int, dice: int):
+    """(every seat if rolling, every seat if stopping) at (turn, dice) of a turn from banked score s0.
+
+    ``after(g)`` is the start-of-turn value vector W (N floats, seat order from the next player) of
+    the state a turn that gains g leads to, for 0 <= g < G - s0; ``payouts[n][g]`` the Go Nuts!
+    gain pmf (g = 0..G, the last bin lumping G and more). Vectors are in seat order from the
+    player to move; where s0 + turn >= G both are a win."""
+    N, G = rules.players, rules.target
+    D, rolls = _roll_table(rules)
+    h = G - s0
+    e0 = (1.0,) + (0.0,) * (N - 1)
+    if turn >= h:
+        return e0, e0
+    C = []
+    for g in range(h):
+        w = after(g)
+        C.append(tuple(w[(k - 1) % N] for k in range(N)))
+    C.extend([e0] * (G + 1))                        # reaching the target wins
+
+    def expect(pmf, lo):
+        """sum_g pmf[g] C[lo + g], g = 0..G."""
+        acc = [0.0] * N
+        for g in range(G + 1):
+            p = pmf[g]
+            if p:
+                c = C[lo + g]
+                for k in range(N):
+                    acc[k] += p * c[k]
+        return acc
+
+    nuts_abs = {}
+    if rules.game != "pig" and rules.nuts_costs_turn:
+        nuts_abs = {n: expect(payouts[n], 0) for n in range(1, 6)}
+    V = {}
+    for t in range(h - 1, turn - 1, -1):
+        for n in range(1, D + 1):
+            r = [0.0] * N
+            for kind, p, x, dst in rolls[n]:
+                if kind == "bust":
+                    add = C[0]
+                elif kind == "nuts":
+                    add = nuts_abs[x] if rules.nuts_costs_turn else expect(payouts[x], t)
+                else:
+                    add = V[(t + x, dst)] if t + x < h else e0
+                for k in range(N):
+                    r[k] += p * add[k]
+            st = C[t]
+            if t == turn and n == dice:
+                return tuple(r), st
+            choose = (t == 0 and n == D) or r[0] > st[0]
+            V[(t, n)] = r if choose else st
+    raise AssertionError("unreachable: (turn, dice) is visited")
+
+
+__all__ = ["backup_state"]
