@@ -27,6 +27,12 @@ def pct(x):
     return f"{100 * x:.2f}%"
 
 
+def points(x):
+    """Points of win probability: two decimals, or two significant digits below 0.1."""
+    p = 100 * x
+    return f"{p:.2f}" if abs(p) >= 0.1 else f"{p:.2g}"
+
+
 SIMPLE = {2: ["hold:10", "hold:11/1", "dice:5-7-15-27-37", "maxpoints"],
           3: ["hold:12", "dice:7-9-20-34-43", "maxpoints"]}
 
@@ -71,35 +77,39 @@ def fair(quick=False):
                   f"{100 * res.deviation:.2f} points (from {100 * before:.2f}) |")
 
 
-RACE_SEARCH = {2: {}, 3: dict(max_rounds=3, steps=(1, 2, 4), shifts=(-3, -1, 1, 3))}
 RACE_START = {("rulebook", 2): (5, 7, 15, 27, 37), ("summary", 2): (43, 50, 50, 50, 50),
-              ("rulebook", 3): (7, 9, 20, 34, 43), ("summary", 3): (43, 50, 50, 50, 50)}
+              ("rulebook", 3): (7, 9, 20, 34, 43), ("summary", 3): (43, 50, 50, 50, 50),
+              ("rulebook", 4): (9, 11, 24, 39, 46), ("summary", 4): (50, 50, 50, 50, 50)}
 
 
 def rules_(quick=False):
     """Score-aware "keep pace, end race" rules: exact search against optimal opponents."""
     from solver.strategy import race_rules
     print("\n### Score-aware rules against optimal play (target 50)\n")
-    print("Command: `python bench/report.py --only rules` (2 players: about a minute each; 3 players: about "
-          "ten minutes each). `race:K1-K2-K3-K4-K5/P/E`: once anyone is within E points of the target, roll "
-          "until you can win; otherwise stop at K_n + round((best opponent - you) / P) with n dice live. "
-          "Points of win probability given up below the fair share, averaged over who moves first.\n")
+    print("Command: `python bench/report.py --only rules` (2 and 3 players: seconds each; 4 players: minutes). "
+          "`race:K1-K2-K3-K4-K5/P/E`: once anyone is within E points of the target, roll until you can win; "
+          "otherwise stop at K_n + round((best opponent - you) / P) with n dice live. Points of win probability "
+          "given up below the fair share, averaged over who moves first.\n")
     print("| players | rules | started from (per-dice thresholds) | gives up | best race rule found | gives up | "
-          "share of the per-dice loss | exact evaluations |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for N in (2, 3):
+          "share of the per-dice loss | exact evaluations | seconds |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for N in ((2, 3) if quick else (2, 3, 4)):
         for reading in ("rulebook", "summary"):
             rules = preset(reading, players=N)
-            res = race_rules(rules, table_for(rules), RACE_START[(reading, N)], **RACE_SEARCH[N])
+            table = table_for(rules)
+            t0 = time.perf_counter()
+            res = race_rules(rules, table, RACE_START[(reading, N)])
+            sec = time.perf_counter() - t0
             share = res.best.gives_up / res.start.gives_up if res.start.gives_up > 0 else float("nan")
-            print(f"| {N} | {reading} | `{res.start.name}` | {100 * res.start.gives_up:.4g} | `{res.best.name}` | "
-                  f"**{100 * res.best.gives_up:.2g}** | {100 * share:.0f}% | {res.evaluations:,} |")
+            print(f"| {N} | {reading} | `{res.start.name}` | {points(res.start.gives_up)} | `{res.best.name}` | "
+                  f"**{points(res.best.gives_up)}** | {100 * share:.0f}% | {res.evaluations:,} | {sec:.0f} |")
 
 
 def pig(quick=False):
     """Pig's practical rules (Neller and Presser 2010) evaluated exactly against optimal play."""
     from solver.rules import Rules
     from solver.strategy import evaluate_policies, race_rules, resolve
+    from solver.versus import scoring_turns
     rules = Rules(game="pig", target=100)
     table = table_for(rules)
     print("\n### Pig (target 100): practical rules against optimal play\n")
@@ -113,6 +123,10 @@ def pig(quick=False):
         w = evaluate_policies(rules, resolve([spec, "optimal"], rules, lambda: table, table=table),
                               table=table).win_both_orders[0]
         print(f"| {label} | `{spec}` | {pct(w)} |")
+    first, second = scoring_turns(rules, table, turns=4)
+    print("| 4 scoring turns, as we read it: after k turns that scored, hold at (100 - score) / (4 - k) or "
+          "more; after 3, roll to the goal | (remembers k: `versus.scoring_turns`) | "
+          f"{pct((first + second) / 2)} |")
     res = race_rules(rules, table, (25,))
     print(f"| the best rule of that family, by exact search ({res.evaluations} evaluations) | `{res.best.name}` | "
           f"{pct(res.best.win)} |")
@@ -136,18 +150,23 @@ def simple(quick=False):
     """The best simple rules against optimal opponents (gonuts-solve simple-rules)."""
     from solver.strategy import simple_rules
     print("\n### The best simple rules against optimal play (target 50)\n")
-    print("Command: `python bench/report.py --only simple`, or one row: `gonuts-solve simple-rules [--players 3] "
-          "[--rules summary]` (3 players: about 15 minutes). Points given up below the fair share, averaged over "
-          "who moves first.\n")
-    print("| game | best `hold:K` | best `hold:K/D` | best per-dice thresholds | `maxpoints` |")
-    print("| --- | --- | --- | --- | --- |")
-    for N, reading in ((2, "rulebook"), (2, "summary"), (3, "rulebook"), (3, "summary")):
-        rules = preset(reading, players=N)
-        r = simple_rules(rules, table_for(rules))
-        kd = f"`{r.hold_dice.name}`: {100 * r.hold_dice.gives_up:.2f}" if r.hold_dice.name != r.hold.name \
-            else "(none better)"
-        print(f"| {N} players, {reading} | `{r.hold.name}`: {100 * r.hold.gives_up:.2f} | {kd} | "
-              f"`{r.per_dice.name}`: {100 * r.per_dice.gives_up:.2f} | {100 * r.maxpoints.gives_up:.2f} |")
+    print("Command: `python bench/report.py --only simple`, or one row: `gonuts-solve simple-rules [--players N] "
+          "[--rules summary]`. Points given up below the fair share, averaged over who moves first.\n")
+    print("| game | best `hold:K` | best `hold:K/D` | best per-dice thresholds | `maxpoints` | exact evaluations | "
+          "seconds |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for N in ((2, 3) if quick else (2, 3, 4)):
+        for reading in ("rulebook", "summary"):
+            rules = preset(reading, players=N)
+            table = table_for(rules)
+            t0 = time.perf_counter()
+            r = simple_rules(rules, table)
+            sec = time.perf_counter() - t0
+            kd = f"`{r.hold_dice.name}`: {points(r.hold_dice.gives_up)}" if r.hold_dice.name != r.hold.name \
+                else "(none better)"
+            print(f"| {N} players, {reading} | `{r.hold.name}`: {points(r.hold.gives_up)} | {kd} | "
+                  f"`{r.per_dice.name}`: {points(r.per_dice.gives_up)} | {points(r.maxpoints.gives_up)} | "
+                  f"{r.evaluations:,} | {sec:.0f} |")
 
 
 SECTIONS = {"who": who, "simple": simple, "exploit": exploit, "fair": fair, "rules": rules_, "pig": pig}

@@ -170,8 +170,9 @@ class RaceRule(Policy):
 
     def rows(self, G, D):
         """Packed decisions by (own score, best opponent's score): (G * G, nbytes), row s0 * G + lead."""
-        s0, lead, t, n = np.meshgrid(np.arange(G), np.arange(G), np.arange(G), np.arange(D + 1), indexing="ij")
-        grid = self._roll(s0, lead, t, n) & (n >= 1)
+        s0, lead, t, n = (np.arange(m).reshape([-1 if i == a else 1 for i in range(4)])
+                          for a, m in enumerate((G, G, G, D + 1)))        # broadcast, not meshgrid
+        grid = np.broadcast_to(self._roll(s0, lead, t, n) & (n >= 1), (G, G, G, D + 1))
         return np.packbits(grid.reshape(G * G, -1), axis=1)
 
     def bits(self, G, N, D):

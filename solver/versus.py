@@ -25,9 +25,15 @@ sharing the work the rules have in common:
 3. **Memory in the order it is read.** W[j] is indexed by the scores in turn
    order from player j, so the states after player j's turn (gains 1, 2, ...)
    sit next to each other in W[j + 1]: the pass streams through memory instead of
-   jumping G^(N-1) states per point.
-4. **Many rules per pass.** K rules share the pass (W is (N, G^N, K)), so the
-   optimal players' distributions are read once for all of them.
+   jumping G^(N-1) states per point. States are visited in descending flat order
+   (a gain always raises the index), so the ones just finished, read most, are
+   still in cache.
+4. **Many rules per pass.** K rules share a pass (W is (N, G^N, K)); each core
+   runs its own pass over its share of the rules. A batch is as many rules as
+   4 GiB of W holds (a quarter of the RAM if less): 20 with four players.
+
+Four players, target 50, on two cores: 12 s to compute the optimal players'
+distributions, then about 0.5 s per rule, against about 100 s for ``evaluate``.
 
 The numbers agree with ``evaluate`` to about 1e-15 (a test compares them); they
 are not bit-identical, the sums run in another order.
@@ -148,3 +154,43 @@ class Versus:
 
 
 __all__ = ["Versus"]
+
+
+def scoring_turns(rules, table, turns: int = 4):
+    """The "N scoring turns" rule against an optimal opponent (2 players), exactly: after k turns that
+    scored, hold once the turn total is at least (G - score) / (turns - k); from the last, roll to the
+    goal. The rule remembers k, so the state is (scores, player to move, k): the same scalar chain as
+    ``Versus`` with k carried along (a turn that scores moves k on). Returns the rule's win
+    probability in seat 0 and seat 1 (seat 0 moves first)."""
+    from .policies import thresholds
+    if rules.players != 2:
+        raise GonutsError("the scoring-turns rule is evaluated for 2 players")
+    if turns < 1:
+        raise GonutsError("turns must be at least 1")
+    G, D = rules.target, rules.substates
+    with Versus(rules, table) as vs:
+        # the rule's gain distribution for each (score, k): hold at ceil((G - s0) / (turns - k))
+        dist = {}
+        for k in range(turns):
+            for s0 in range(G):
+                H = -(-(G - s0) // (turns - k))
+                row = thresholds([H] * D, G, D, f"hold:{H}")._per_s0(G, D)[s0:s0 + 1]
+                out = np.empty(G - s0 + 1)
+                vs.kernel.gains_rows(np.array([G - s0]), row, np.array([0]), out)
+                dist[s0, k] = out
+        W0 = np.zeros((G, G, turns))          # the rule's win probability, the rule to move
+        W1 = np.zeros((G, G, turns))          # ... the optimal player to move
+        for total in range(2 * G - 2, -1, -1):
+            for x0 in range(max(0, total - G + 1), min(G - 1, total) + 1):
+                x1 = total - x0
+                h0, h1 = G - x0, G - x1
+                d1 = vs.dopt[vs.obase[x1] + x0 * (h1 + 1):][:h1 + 1]       # the optimal player's turn
+                for k in range(turns):
+                    d0 = dist[x0, k]
+                    kn = min(k + 1, turns - 1)
+                    a0 = d0[h0] + float(d0[1:h0] @ W1[x0 + 1:, x1, kn])
+                    a1 = float(d1[1:h1] @ W0[x0, x1 + 1:, k])
+                    b0, b1 = d0[0], d1[0]
+                    W0[x0, x1, k] = (a0 + b0 * a1) / (1.0 - b0 * b1)
+                    W1[x0, x1, k] = a1 + b1 * W0[x0, x1, k]
+    return float(W0[0, 0, 0]), float(W1[0, 0, 0])

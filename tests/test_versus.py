@@ -68,3 +68,54 @@ def test_a_rule_that_is_not_a_table_of_scores_is_refused():
     bad = TablePolicy(table)                           # full tables have no (score, lead) rows
     with Versus(rules, table) as vs, pytest.raises(GonutsError, match="only rules that depend on"):
         vs.win([bad])
+
+
+def _pig_game(rng, table, turns, rule_seat, G):
+    """One literal game of Pig: the scoring-turns rule in ``rule_seat`` against the table's decisions."""
+    roll = table.roll_array()
+    scores, k, seat = [0, 0], 0, 0
+    while True:
+        t = 0
+        while True:
+            if scores[seat] + t >= G:
+                return seat
+            if seat == rule_seat:
+                hold_at = G - scores[seat] if k >= turns - 1 else -(-(G - scores[seat]) // (turns - k))
+                go = t < hold_at
+            else:
+                go = t == 0 or bool(roll[scores[seat], scores[1 - seat], t, 1])
+            if not go:
+                break
+            face = int(rng.integers(1, 7))
+            if face == 1:
+                t = 0
+                break
+            t += face
+        scores[seat] += t
+        if scores[seat] >= G:
+            return seat
+        if seat == rule_seat and t > 0:
+            k = min(k + 1, turns - 1)
+        seat = 1 - seat
+
+
+def test_the_scoring_turns_rule_matches_a_literal_simulation():
+    from solver.versus import scoring_turns
+    rules = Rules(game="pig", target=30)
+    table = _table(rules)
+    exact = scoring_turns(rules, table, turns=3)
+    rng = np.random.default_rng(2010)
+    games = 6000
+    for seat in (0, 1):
+        wins = sum(_pig_game(rng, table, 3, seat, 30) == seat for _ in range(games))
+        se = (exact[seat] * (1 - exact[seat]) / games) ** 0.5
+        assert abs(wins / games - exact[seat]) < 4 * se, (seat, wins / games, exact[seat])
+
+
+def test_one_scoring_turn_is_rolling_to_the_goal():
+    from solver.versus import scoring_turns
+    rules = Rules(game="pig", target=30)
+    table = _table(rules)
+    with Versus(rules, table) as vs:
+        assert scoring_turns(rules, table, turns=1) == pytest.approx(tuple(vs.win([parse("hold:30", rules, 1)])[0]),
+                                                                     abs=1e-15)
