@@ -1,6 +1,6 @@
 """Regenerate the README's results tables, exactly, in one run.
 
-    python bench/report.py                  # every table (about 45 minutes; builds the 4-player tables once)
+    python bench/report.py                  # every table (about 25 minutes, 6 GiB; builds the 4-player tables once)
     python bench/report.py --only fair      # one section: who, simple, exploit, fair, rules, pig
     python bench/report.py --quick          # 2 and 3 players only
 
