@@ -33,6 +33,14 @@ def points(x):
     return f"{p:.2f}" if abs(p) >= 0.1 else f"{p:.2g}"
 
 
+def games(quick=False):
+    """(players, reading, rules, table) for every player count (2 and 3 with ``quick``) and reading."""
+    for N in ((2, 3) if quick else (2, 3, 4)):
+        for reading in ("rulebook", "summary"):
+            rules = preset(reading, players=N)
+            yield N, reading, rules, table_for(rules)
+
+
 SIMPLE = {2: ["hold:10", "hold:11/1", "dice:5-7-15-27-37", "maxpoints"],
           3: ["hold:12", "dice:7-9-20-34-43", "maxpoints"]}
 
@@ -67,14 +75,13 @@ def fair(quick=False):
           "Seat 1 moves first and starts at 0; each later seat starts with the points shown.\n")
     print("| players | rules | head starts | win probability from 0 | with the head starts | largest deviation |")
     print("| --- | --- | --- | --- | --- | --- |")
-    for N in ((2, 3) if quick else (2, 3, 4)):
-        for reading in ("rulebook", "summary"):
-            res = fair_start(table_for(preset(reading, players=N)))
-            heads = ", ".join(map(str, (0,) + res.head_starts))
-            fmt = lambda ps: " / ".join(f"{100 * p:.1f}" for p in ps)  # noqa: E731
-            before = max(abs(p - 1 / N) for p in res.before)
-            print(f"| {N} | {reading} | {heads} | {fmt(res.before)} | {fmt(res.after)} | "
-                  f"{100 * res.deviation:.2f} points (from {100 * before:.2f}) |")
+    for N, reading, _, table in games(quick):
+        res = fair_start(table)
+        heads = ", ".join(map(str, (0,) + res.head_starts))
+        fmt = lambda ps: " / ".join(f"{100 * p:.1f}" for p in ps)  # noqa: E731
+        before = max(abs(p - 1 / N) for p in res.before)
+        print(f"| {N} | {reading} | {heads} | {fmt(res.before)} | {fmt(res.after)} | "
+              f"{100 * res.deviation:.2f} points (from {100 * before:.2f}) |")
 
 
 RACE_START = {("rulebook", 2): (5, 7, 15, 27, 37), ("summary", 2): (43, 50, 50, 50, 50),
@@ -93,16 +100,13 @@ def rules_(quick=False):
     print("| players | rules | started from (per-dice thresholds) | gives up | best race rule found | gives up | "
           "share of the per-dice loss | exact evaluations | seconds |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for N in ((2, 3) if quick else (2, 3, 4)):
-        for reading in ("rulebook", "summary"):
-            rules = preset(reading, players=N)
-            table = table_for(rules)
-            t0 = time.perf_counter()
-            res = race_rules(rules, table, RACE_START[(reading, N)])
-            sec = time.perf_counter() - t0
-            share = res.best.gives_up / res.start.gives_up if res.start.gives_up > 0 else float("nan")
-            print(f"| {N} | {reading} | `{res.start.name}` | {points(res.start.gives_up)} | `{res.best.name}` | "
-                  f"**{points(res.best.gives_up)}** | {100 * share:.0f}% | {res.evaluations:,} | {sec:.0f} |")
+    for N, reading, rules, table in games(quick):
+        t0 = time.perf_counter()
+        res = race_rules(rules, table, RACE_START[(reading, N)])
+        sec = time.perf_counter() - t0
+        share = res.best.gives_up / res.start.gives_up if res.start.gives_up > 0 else float("nan")
+        print(f"| {N} | {reading} | `{res.start.name}` | {points(res.start.gives_up)} | `{res.best.name}` | "
+              f"**{points(res.best.gives_up)}** | {100 * share:.0f}% | {res.evaluations:,} | {sec:.0f} |")
 
 
 def pig(quick=False):
@@ -139,11 +143,10 @@ def who(quick=False):
           "[--rules summary] --json` (`players_if_roll`).\n")
     print("| players | rules | seat 1 | seat 2 | seat 3 | seat 4 |")
     print("| --- | --- | --- | --- | --- | --- |")
-    for N in ((2, 3) if quick else (2, 3, 4)):
-        for reading in ("rulebook", "summary"):
-            sw = table_for(preset(reading, players=N)).arrays["start_win"][(0,) * N]
-            cells = [f"{p:.4f}" for p in sw] + [""] * (4 - N)
-            print(f"| {N} | {reading} | " + " | ".join(cells) + " |")
+    for N, reading, _, table in games(quick):
+        sw = table.arrays["start_win"][(0,) * N]
+        cells = [f"{p:.4f}" for p in sw] + [""] * (4 - N)
+        print(f"| {N} | {reading} | " + " | ".join(cells) + " |")
 
 
 def simple(quick=False):
@@ -155,18 +158,15 @@ def simple(quick=False):
     print("| game | best `hold:K` | best `hold:K/D` | best per-dice thresholds | `maxpoints` | exact evaluations | "
           "seconds |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
-    for N in ((2, 3) if quick else (2, 3, 4)):
-        for reading in ("rulebook", "summary"):
-            rules = preset(reading, players=N)
-            table = table_for(rules)
-            t0 = time.perf_counter()
-            r = simple_rules(rules, table)
-            sec = time.perf_counter() - t0
-            kd = f"`{r.hold_dice.name}`: {points(r.hold_dice.gives_up)}" if r.hold_dice.name != r.hold.name \
-                else "(none better)"
-            print(f"| {N} players, {reading} | `{r.hold.name}`: {points(r.hold.gives_up)} | {kd} | "
-                  f"`{r.per_dice.name}`: {points(r.per_dice.gives_up)} | {points(r.maxpoints.gives_up)} | "
-                  f"{r.evaluations:,} | {sec:.0f} |")
+    for N, reading, rules, table in games(quick):
+        t0 = time.perf_counter()
+        r = simple_rules(rules, table)
+        sec = time.perf_counter() - t0
+        kd = f"`{r.hold_dice.name}`: {points(r.hold_dice.gives_up)}" if r.hold_dice.name != r.hold.name \
+            else "(none better)"
+        print(f"| {N} players, {reading} | `{r.hold.name}`: {points(r.hold.gives_up)} | {kd} | "
+              f"`{r.per_dice.name}`: {points(r.per_dice.gives_up)} | {points(r.maxpoints.gives_up)} | "
+              f"{r.evaluations:,} | {sec:.0f} |")
 
 
 SECTIONS = {"who": who, "simple": simple, "exploit": exploit, "fair": fair, "rules": rules_, "pig": pig}
