@@ -29,6 +29,7 @@ from .errors import GonutsError, TableError
 STAMP = "table.json"
 CHUNK = 1 << 20
 KEPT = 8                  # checked tables kept; the least recently used go first
+HASH_FIRST_BYTES = 64 << 20   # larger files have their zip directory and headers checked before hashing
 
 
 def file_digest(path: Path) -> str:
@@ -161,6 +162,9 @@ def open_table(path, expect=None, keep: bool = True) -> CheckedTable:
         raise TableError(f"no table at {path}")
     if not path.is_file():
         raise TableError(f"{path} is not a file")
+    if path.stat().st_size > HASH_FIRST_BYTES:
+        with Archive(path) as z:                    # a large file: its structure is checked before
+            z.layout()                              # the time it takes to hash all of it is spent
     digest = file_digest(path)
     folder = cache_dir() / "checked" / digest
     table = _from_cache(folder, where) if keep else None

@@ -254,9 +254,9 @@ class Archive:
             raise TableError(f"{self.where}: meta is not a JSON object")
         return meta
 
-    def read_table(self, expect: Rules | None = None):
-        """meta, rules and every array as (dtype, shape, bytes), checked against the contract and the
-        checksum; with ``expect``, refuse a table built for other rules."""
+    def layout(self):
+        """meta, rules and the contract's arrays (name -> dtype, shape), after checking every member's
+        header and size against the contract: everything but the array data."""
         meta = self.meta()
         rules, want = contract(meta, self.where)
         have = set(self.members) - {"meta"}
@@ -268,6 +268,12 @@ class Archive:
                              f"unexpected {extra})")
         for name, (dtype, shape) in want.items():
             self.header(name, dtype, shape)
+        return meta, rules, want
+
+    def read_table(self, expect: Rules | None = None):
+        """meta, rules and every array as (dtype, shape, bytes), checked against the contract and the
+        checksum; with ``expect``, refuse a table built for other rules."""
+        meta, rules, want = self.layout()
         arrays = {name: self.read(name, *want[name]) for name in want}
         if meta.get("checksum") != checksum_of((name, *a) for name, a in arrays.items()):
             raise TableError(f"{self.where}: checksum mismatch: the table is corrupted")

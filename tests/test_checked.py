@@ -84,3 +84,17 @@ def test_only_the_most_recently_used_copies_are_kept(tmp_path, monkeypatch):
         os.utime(root / name / checked.STAMP, (1e9 - age, 1e9 - age))
     checked._prune(root)
     assert sorted(p.name for p in root.iterdir()) == ["middle", "newest"]
+
+
+def test_a_large_file_has_its_structure_refused_before_it_is_hashed(tmp_path, cache, monkeypatch):
+    import zipfile
+    bad = tmp_path / "big.npz"
+    with zipfile.ZipFile(bad, "w") as z:
+        z.writestr("payload.bin", b"x" * 4096)       # not a table member
+    monkeypatch.setattr(checked, "HASH_FIRST_BYTES", 1024)
+
+    def never(path):
+        raise AssertionError("hashed before its structure was checked")
+    monkeypatch.setattr(checked, "file_digest", never)
+    with pytest.raises(TableError, match="unexpected member"):
+        advise_path(bad, (10, 20), 5, 3)
