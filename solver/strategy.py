@@ -110,6 +110,36 @@ class SimpleRulesReport:
     evaluations: int
 
 
+class _Batched:
+    """Memoised exact scores of candidate rules: ``make(key)`` builds a rule, its score is its win
+    probability against optimal opponents averaged over the seats. The keys not yet scored are
+    evaluated together, ``Versus.batch_size()`` rules per pass; ``progress(scored, budget)`` after each."""
+
+    def __init__(self, vs, make, progress=None, budget=None):
+        self.vs, self.make, self.progress, self.budget = vs, make, progress, budget
+        self.memo = {}
+
+    def __call__(self, keys):
+        todo = list(dict.fromkeys(k for k in keys if k not in self.memo))
+        size = self.vs.batch_size()
+        for lo in range(0, len(todo), size):
+            part = todo[lo:lo + size]
+            wins = self.vs.win([self.make(k) for k in part]).mean(axis=1)
+            self.memo.update((k, float(w)) for k, w in zip(part, wins))
+            if self.progress is not None:
+                self.progress(len(self.memo), self.budget)
+        return [self.memo[k] for k in keys]
+
+
+def _first_best(keys, wins, best, w_best):
+    """The choice a one-at-a-time search makes: in order, a candidate replaces the best so far only if
+    it is better by more than 1e-13."""
+    for key, w in zip(keys, wins):
+        if w > w_best + 1e-13:
+            best, w_best = key, w
+    return best, w_best
+
+
 def simple_rules(rules: Rules, table, progress=None, max_rounds: int = 6) -> SimpleRulesReport:
     """Search, by exact evaluation against N-1 optimal players (averaged over who starts):
     the best ``hold:K`` (K = 1..min(G, 60)), the best ``hold:K/D``, then the best
@@ -123,7 +153,6 @@ def simple_rules(rules: Rules, table, progress=None, max_rounds: int = 6) -> Sim
     from .versus import Versus
     G, N, D = rules.target, rules.players, rules.substates
     fair = 1.0 / N
-    memo = {}
 
     def dice_rule(ks):
         return thresholds(list(ks), G, D, "dice:" + "-".join(map(str, ks)))
@@ -131,39 +160,20 @@ def simple_rules(rules: Rules, table, progress=None, max_rounds: int = 6) -> Sim
     kmax = min(G, 60)
     budget = kmax * D + max_rounds * D * (kmax + 1) + 1
     with Versus(rules, table) as vs:
-        def scores(keys):
-            todo = list(dict.fromkeys(k for k in keys if k not in memo))
-            for lo in range(0, len(todo), vs.batch_size()):
-                part = todo[lo:lo + vs.batch_size()]
-                for key, w in zip(part, vs.win([dice_rule(k) for k in part]).mean(axis=1)):
-                    memo[key] = float(w)
-                if progress is not None:
-                    progress(len(memo), budget)
-            return [memo[k] for k in keys]
-
-        def first_best(keys, best, w_best):
-            """The one-at-a-time choice: a candidate replaces the best only if it is better by 1e-13."""
-            for key, w in zip(keys, scores(keys)):
-                if w > w_best + 1e-13:
-                    best, w_best = key, w
-            return best, w_best
-
+        scores = _Batched(vs, dice_rule, progress, budget)
         hold_keys = [(k,) * D for k in range(1, kmax + 1)]
         curve = [(k, w) for k, w in zip(range(1, kmax + 1), scores(hold_keys))]
         k_best, w_hold = max(curve, key=lambda kw: (kw[1], -kw[0]))
         kd_keys = [(k, d) for d in range(1, D) for k in range(1, kmax + 1)]
         as_ks = {(k, d): tuple(0 if n <= d else k for n in range(1, D + 1)) for k, d in kd_keys}
-        kd_best, w_kd = (k_best, None), w_hold
-        for key, w in zip(kd_keys, scores([as_ks[kd] for kd in kd_keys])):
-            if w > w_kd + 1e-13:
-                kd_best, w_kd = key, w
+        kd_best, w_kd = _first_best(kd_keys, scores([as_ks[kd] for kd in kd_keys]), (k_best, None), w_hold)
         best = tuple([k_best] * D) if kd_best[1] is None else as_ks[kd_best]
         w_best = w_kd
         for _ in range(max_rounds):
             before = best
             for n in range(D):
                 cands = [c for c in (best[:n] + (k,) + best[n + 1:] for k in range(0, kmax + 1)) if max(c) >= 1]
-                best, w_best = first_best(cands, best, w_best)
+                best, w_best = _first_best(cands, scores(cands), best, w_best)
             if best == before:
                 break
         w_mp = float(vs.win([maxpoints(rules, D)]).mean())
@@ -173,7 +183,7 @@ def simple_rules(rules: Rules, table, progress=None, max_rounds: int = 6) -> Sim
     return SimpleRulesReport(
         N, SimpleRule(f"hold:{k_best}", w_hold, fair - w_hold), SimpleRule(kd_name, w_kd, fair - w_kd),
         SimpleRule("dice:" + "-".join(map(str, best)), w_best, fair - w_best),
-        SimpleRule("maxpoints", w_mp, fair - w_mp), curve, len(memo) + 1)
+        SimpleRule("maxpoints", w_mp, fair - w_mp), curve, len(scores.memo) + 1)
 
 
 @dataclass(frozen=True)
@@ -195,18 +205,6 @@ def race_rules(rules: Rules, table, start_ks, progress=None, max_rounds: int = 5
     from .versus import Versus
     G, N, D = rules.target, rules.players, rules.substates
     fair = 1.0 / N
-    memo = {}
-    vs = Versus(rules, table)
-
-    def scores(keys):
-        todo = list(dict.fromkeys(k for k in keys if k not in memo))
-        for lo in range(0, len(todo), vs.batch_size()):
-            part = todo[lo:lo + vs.batch_size()]
-            wins = vs.win([race(p[:D], p[D], p[D + 1], G, D) for p in part]).mean(axis=1)
-            memo.update((p, float(w)) for p, w in zip(part, wins))
-            if progress is not None:
-                progress(len(memo), None)
-        return [memo[k] for k in keys]
 
     def candidates(i, value):
         near = {value + sign * d for d in steps for sign in (-1, 1)}
@@ -229,18 +227,18 @@ def race_rules(rules: Rules, table, start_ks, progress=None, max_rounds: int = 5
                     yield ks + cur[D:i] + (v,) + cur[i + 1:]
 
     cur = tuple(int(k) for k in start_ks) + (0, 0)
-    with vs:
+    with Versus(rules, table) as vs:
+        scores = _Batched(vs, lambda p: race(p[:D], p[D], p[D + 1], G, D), progress)
         w_start = w = scores([cur])[0]
         for _ in range(max_rounds):
             # a round's moves are all taken from where the round began: evaluate them together, then
-            # accept them in order, each only if it beats the best so far by 1e-13
-            cands = [c for c in moves(cur) if max(c[:D]) >= 1 or c[D + 1] != 0]
+            # accept them in order
             before = cur
-            for cand, s in zip(cands, scores(cands)):
-                if s > w + 1e-13:
-                    cur, w = cand, s
+            cands = [c for c in moves(cur) if max(c[:D]) >= 1 or c[D + 1] != 0]
+            cur, w = _first_best(cands, scores(cands), cur, w)
             if cur == before:
                 break
     name = race(cur[:D], cur[D], cur[D + 1], G, D).name
     start_name = "dice:" + "-".join(map(str, start_ks))
-    return RaceSearch(N, SimpleRule(name, w, fair - w), SimpleRule(start_name, w_start, fair - w_start), len(memo))
+    return RaceSearch(N, SimpleRule(name, w, fair - w), SimpleRule(start_name, w_start, fair - w_start),
+                      len(scores.memo))
