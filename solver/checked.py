@@ -23,7 +23,7 @@ import json
 import os
 from pathlib import Path
 
-from .contract import _ITEMSIZE, Archive, contract, diff
+from .contract import _ITEMSIZE, Archive, array_bytes, check_expected, check_file, contract
 from .errors import GonutsError, TableError
 
 STAMP = "table.json"
@@ -102,13 +102,6 @@ class CheckedTable:
         return False
 
 
-def _nbytes(dtype, shape) -> int:
-    n = _ITEMSIZE[dtype]
-    for x in shape:
-        n *= x
-    return n
-
-
 def _from_cache(folder: Path, where: str):
     """The kept copy under ``folder`` if it is complete and consistent, else None."""
     try:
@@ -117,7 +110,7 @@ def _from_cache(folder: Path, where: str):
         rules, want = contract(meta, where)
         headers = {name: (dtype, tuple(shape)) for name, (dtype, shape) in want.items()}
         for name, (dtype, shape) in headers.items():
-            if (folder / f"{name}.raw").stat().st_size != _nbytes(dtype, shape):
+            if (folder / f"{name}.raw").stat().st_size != array_bytes(dtype, shape):
                 return None
         os.utime(folder / STAMP)                       # recently used: pruned last
     except (OSError, ValueError, KeyError, TypeError, TableError):
@@ -151,36 +144,31 @@ def _prune(root: Path) -> None:
         shutil.rmtree(f, ignore_errors=True)
 
 
-def open_table(path, expect=None, keep: bool = True) -> CheckedTable:
+def open_table(path, expect=None) -> CheckedTable:
     """A table file, checked in full unless these exact bytes were checked before (see the module).
 
     With ``expect`` (a ``Rules``), a table built for other rules is refused."""
     from .locate import cache_dir
     path = Path(path)
     where = str(path)
-    if not path.exists():
-        raise TableError(f"no table at {path}")
-    if not path.is_file():
-        raise TableError(f"{path} is not a file")
+    check_file(path)
     if path.stat().st_size > HASH_FIRST_BYTES:
         with Archive(path) as z:                    # a large file: its structure is checked before
             z.layout()                              # the time it takes to hash all of it is spent
     digest = file_digest(path)
     folder = cache_dir() / "checked" / digest
-    table = _from_cache(folder, where) if keep else None
+    table = _from_cache(folder, where)
     if table is None:
         with Archive(path) as z:
             meta, rules, raw = z.read_table()
         table = CheckedTable(where, meta, rules, {name: (d, s) for name, (d, s, _) in raw.items()},
                              memory={name: data for name, (_, _, data) in raw.items()})
-        if keep and file_digest(path) == digest:        # unchanged while it was checked
+        if file_digest(path) == digest:        # unchanged while it was checked
             try:
                 _keep(folder, meta, raw)
             except (OSError, GonutsError):
                 pass                                    # no cache: every call checks in full
-    if expect is not None and table.rules != expect:
-        raise TableError(f"{where} was built for {table.rules.describe()} ({diff(table.rules, expect)}), "
-                         f"not {expect.describe()}")
+    check_expected(table.rules, expect, where)
     return table
 
 

@@ -91,6 +91,29 @@ def diff(have: Rules, want: Rules) -> str:
     return ", ".join(f"{k}={a[k]} vs asked {b[k]}" for k in a if a[k] != b[k])
 
 
+def check_file(path: Path) -> None:
+    """Refuse a path that is not an existing file, with one line."""
+    if not path.exists():
+        raise TableError(f"no table at {path}")
+    if not path.is_file():
+        raise TableError(f"{path} is not a file")
+
+
+def check_expected(rules: Rules, expect: Rules | None, where: str) -> None:
+    """Refuse a table built for other rules than ``expect`` (None: any rules)."""
+    if expect is not None and rules != expect:
+        raise TableError(f"{where} was built for {rules.describe()} ({diff(rules, expect)}), "
+                         f"not {expect.describe()}")
+
+
+def array_bytes(dtype: str, shape) -> int:
+    """Bytes of an array of a dtype tables use (see ``_itemsize``) and a shape."""
+    n = _itemsize(dtype)
+    for x in shape:
+        n *= x
+    return n
+
+
 def _npy_header(f, where: str, name: str):
     """(dtype string, shape, fortran order, data offset) of an npy stream, reading only its header."""
     magic = f.read(8)
@@ -133,10 +156,7 @@ class Archive:
         self.where = str(path)
 
     def __enter__(self):
-        if not self.path.exists():
-            raise TableError(f"no table at {self.path}")
-        if not self.path.is_file():
-            raise TableError(f"{self.path} is not a file")
+        check_file(self.path)
         try:
             with open(self.path, "rb") as fh:
                 magic = fh.read(6)
@@ -193,10 +213,7 @@ class Archive:
         size = _itemsize(have)
         if size is None:
             raise TableError(f"{self.where}: array {name} has dtype {have}, which no table uses")
-        count = 1
-        for x in have_shape:
-            count *= x
-        nbytes = size * count
+        nbytes = array_bytes(have, have_shape)
         if offset + nbytes != self.members[name].file_size:
             raise TableError(f"{self.where}: member {name}.npy declares {offset + nbytes:,} bytes but the zip "
                              f"directory says {self.members[name].file_size:,}")
@@ -277,7 +294,5 @@ class Archive:
         arrays = {name: self.read(name, *want[name]) for name in want}
         if meta.get("checksum") != checksum_of((name, *a) for name, a in arrays.items()):
             raise TableError(f"{self.where}: checksum mismatch: the table is corrupted")
-        if expect is not None and rules != expect:
-            raise TableError(f"{self.where} was built for {rules.describe()} ({diff(rules, expect)}), "
-                             f"not {expect.describe()}")
+        check_expected(rules, expect, self.where)
         return meta, rules, arrays
