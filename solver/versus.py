@@ -66,15 +66,14 @@ class Versus:
     """``Versus(rules, table).win(policies)``: each policy's win probability by seat, (K, N), against N-1
     players following ``table`` (optimal). Policies must offer ``rows(G, D)`` (simple and race rules do)."""
 
-    def __init__(self, rules, table, progress=None, memory: int = MEMORY):
+    def __init__(self, rules, table, memory: int = MEMORY):
         from .kernels import Kernel
         from .policies import TablePolicy
         from .strategy import game_model
         G, N, D = rules.target, rules.players, rules.substates
         self.G, self.N, self.D, self.memory = G, N, D, memory
         model = game_model(rules, table)
-        self.nbytes = packed_width(G, D)
-        self.kernel = Kernel(N, 1, G, D, model.start, self.nbytes, _model_arrays(model, G))
+        self.kernel = Kernel(N, 1, G, D, model.start, packed_width(G, D), _model_arrays(model, G))
         Gpow = G ** (N - 1)
         s0 = np.arange(G)
         self.obase = np.concatenate([[0], np.cumsum(Gpow * (G - s0 + 1))]).astype(np.int64)
@@ -87,7 +86,6 @@ class Versus:
         bits = TablePolicy(table).bits(G, N, D)
         self.kernel.gains_rows(room, bits, off, self.dopt)
         del room, off, idx
-        self.progress = progress
         self._buffers = {}
 
     def close(self):
@@ -105,6 +103,8 @@ class Versus:
         return max(1, int(self.memory // (self.G ** self.N * self.N * 8)))
 
     def _candidates(self, policies):
+        """The rules' gain distributions by (own score, best opponent's score), all in one array:
+        rule k's for (s0, lead) at dcand[coff[k, s0 G + lead]:], G - s0 + 1 values."""
         G, D = self.G, self.D
         s0 = np.repeat(np.arange(G), G)
         room = G - s0
@@ -128,8 +128,6 @@ class Versus:
         B = self.batch_size()
         for lo in range(0, len(policies), B):
             out[lo:lo + B] = self._pass(policies[lo:lo + B])
-            if self.progress is not None:
-                self.progress(min(len(policies), lo + B), len(policies))
         return out
 
     def _pass(self, policies):
@@ -153,7 +151,18 @@ class Versus:
         return np.concatenate([job[5][seat_first, 0].T for job in jobs])
 
 
-__all__ = ["Versus"]
+class _AfterScoringTurns:
+    """The scoring-turns rule after k turns that scored: hold once the turn total is at least
+    (G - score) / (turns - k), as rows by (own score, best opponent's score) for ``Versus``."""
+
+    def __init__(self, k, turns):
+        self.k, self.turns, self.name = k, turns, f"{turns} scoring turns, after {k}"
+
+    def rows(self, G, D):
+        s0, t, n = np.arange(G)[:, None, None], np.arange(G)[None, :, None], np.arange(D + 1)[None, None, :]
+        hold_at = -(-(G - s0) // (self.turns - self.k))
+        grid = np.broadcast_to((t < hold_at) & (s0 + t < G) & (n >= 1), (G, G, D + 1))
+        return np.repeat(np.packbits(grid.reshape(G, -1), axis=1), G, axis=0)
 
 
 def scoring_turns(rules, table, turns: int = 4):
@@ -162,22 +171,13 @@ def scoring_turns(rules, table, turns: int = 4):
     goal. The rule remembers k, so the state is (scores, player to move, k): the same scalar chain as
     ``Versus`` with k carried along (a turn that scores moves k on). Returns the rule's win
     probability in seat 0 and seat 1 (seat 0 moves first)."""
-    from .policies import thresholds
     if rules.players != 2:
         raise GonutsError("the scoring-turns rule is evaluated for 2 players")
     if turns < 1:
         raise GonutsError("turns must be at least 1")
-    G, D = rules.target, rules.substates
+    G = rules.target
     with Versus(rules, table) as vs:
-        # the rule's gain distribution for each (score, k): hold at ceil((G - s0) / (turns - k))
-        dist = {}
-        for k in range(turns):
-            for s0 in range(G):
-                H = -(-(G - s0) // (turns - k))
-                row = thresholds([H] * D, G, D, f"hold:{H}")._per_s0(G, D)[s0:s0 + 1]
-                out = np.empty(G - s0 + 1)
-                vs.kernel.gains_rows(np.array([G - s0]), row, np.array([0]), out)
-                dist[s0, k] = out
+        dcand, coff = vs._candidates([_AfterScoringTurns(k, turns) for k in range(turns)])
         W0 = np.zeros((G, G, turns))          # the rule's win probability, the rule to move
         W1 = np.zeros((G, G, turns))          # ... the optimal player to move
         for total in range(2 * G - 2, -1, -1):
@@ -186,7 +186,7 @@ def scoring_turns(rules, table, turns: int = 4):
                 h0, h1 = G - x0, G - x1
                 d1 = vs.dopt[vs.obase[x1] + x0 * (h1 + 1):][:h1 + 1]       # the optimal player's turn
                 for k in range(turns):
-                    d0 = dist[x0, k]
+                    d0 = dcand[coff[k, x0 * G]:][:h0 + 1]                    # the rule's turn
                     kn = min(k + 1, turns - 1)
                     a0 = d0[h0] + float(d0[1:h0] @ W1[x0 + 1:, x1, kn])
                     a1 = float(d1[1:h1] @ W0[x0, x1 + 1:, k])
@@ -194,3 +194,6 @@ def scoring_turns(rules, table, turns: int = 4):
                     W0[x0, x1, k] = (a0 + b0 * a1) / (1.0 - b0 * b1)
                     W1[x0, x1, k] = a1 + b1 * W0[x0, x1, k]
     return float(W0[0, 0, 0]), float(W1[0, 0, 0])
+
+
+__all__ = ["Versus", "scoring_turns"]
