@@ -40,10 +40,15 @@ np.savez_compressed({out!r}, start_win=W, roll=roll)
 """
 
 
-def run(cmd, env=None):
-    """Wall seconds, peak RSS (bytes) and CPU seconds of one child process."""
+def run(cmd, env=None, out=None):
+    """Wall seconds, peak RSS (bytes) and CPU seconds of one child process; with ``out`` (a list), its
+    standard output is appended to it."""
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL if out is None else subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    if out is not None:
+        out.append(p.stdout.read().decode())
+        p.stdout.close()
     _, status, usage = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     err = p.stderr.read().decode()

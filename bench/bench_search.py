@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -36,17 +35,7 @@ print(res.best.name, res.best.gives_up, res.evaluations)
 """
 START = {2: (5, 7, 15, 27, 37), 3: (7, 9, 20, 34, 43), 4: (9, 11, 24, 39, 46)}
 
-
-def run(cmd):
-    """Wall seconds and peak RSS (bytes) of one child process, and its output."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out = p.stdout.read().decode()
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(map(str, cmd))} failed: {p.stderr.read().decode().strip()}")
-    return wall, usage.ru_maxrss * 1024, out
+from bench_process import run  # noqa: E402  (bench/ is on the path when this script runs)
 
 
 def inner(players):
@@ -94,8 +83,9 @@ def main():
         print(f"   {n} players: {wall:.1f} s, {peak / 2**30:.2f} GiB peak{goal}")
     print("2. race search from the best per-dice rule, whole process:")
     for n in counts:
-        wall, peak, out = run([sys.executable, "-c", RACE.format(root=str(ROOT), players=n, start=START[n])])
-        name, gives_up, evals = out.split()
+        out = []
+        wall, peak, _ = run([sys.executable, "-c", RACE.format(root=str(ROOT), players=n, start=START[n])], out=out)
+        name, gives_up, evals = out[0].split()
         goal = f" (goal < 1200 s: {'PASS' if wall < 1200 else 'MISS'})" if n == 4 else ""
         print(f"   {n} players: {wall:.1f} s, {peak / 2**30:.2f} GiB peak, {evals} rules: {name} gives up "
               f"{100 * float(gives_up):.2f} points{goal}")
