@@ -165,10 +165,15 @@ class Kernel:
         nr = len(reps)
         parts = self.threads if (self.pool is not None and nr >= MIN_PARALLEL) else 1
         bounds = [(i * nr // parts, (i + 1) * nr // parts) for i in range(parts)]
-        if parts == 1:
-            codes = [call(0, nr)]
+        self._each(lambda b: call(*b), bounds)
+
+    def _each(self, call, items):
+        """call(item) for every item, in parallel on the pool when there are several; a C function's
+        non-zero return (out of memory) becomes a MemoryError."""
+        if self.pool is not None and len(items) > 1:
+            codes = list(self.pool.map(call, items))
         else:
-            codes = list(self.pool.map(lambda b: call(*b), bounds))
+            codes = [call(item) for item in items]
         if any(codes):
             raise MemoryError("the solver kernel ran out of memory")
 
@@ -203,9 +208,7 @@ class Kernel:
             K, dopt, obase, dcand, coff, W, gap = job
             return self.lib.versus_pass(N, G, K, _ptr(dopt, _f64), _ptr(obase, _i64), _ptr(dcand, _f64),
                                         _ptr(coff, _i64), _ptr(W, _f64), _ptr(gap, _f64))
-        codes = list(self.pool.map(run, jobs)) if self.pool is not None and len(jobs) > 1 else [run(j) for j in jobs]
-        if any(codes):
-            raise MemoryError("the solver kernel ran out of memory")
+        self._each(run, jobs)
 
     def evaluate_layer(self, reps, V, pbits, gaps):
         reps = np.ascontiguousarray(reps, np.int64)
