@@ -6,9 +6,12 @@ stderr and a non-zero exit code: 2 for usage, 1 for refused input or tables.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
+import threading
+import time
 
 import click
 
@@ -21,14 +24,45 @@ EXIT_INTERNAL = 3
 
 
 # -- shared option parsing ---------------------------------------------------------------------
+#
+# Exit codes: 2 when the command line cannot be read (an unknown command or option, a missing
+# argument, a value that is not of its option's type or not one of its choices); 1 when it can be
+# read but a value is refused (out of range, the wrong count, rules that make no game, an
+# impossible state, an unreadable or mismatched table or record).
+
+class Refused(click.ClickException):
+    """A well-formed value that the rules or the command refuse: exit 1."""
+    exit_code = EXIT_REFUSED
+
+    def __init__(self, message, param_hint=None):
+        super().__init__(f"Invalid value for {param_hint}: {message}" if param_hint else message)
+
+
+class Bounded(click.ParamType):
+    """A whole number (or with ``real``, any number) that must lie in [lo, hi]: not a number is a usage
+    error (2), out of range is refused (1)."""
+
+    def __init__(self, lo=None, hi=None, real=False):
+        self.lo, self.hi, self.real = lo, hi, real
+        self.name = "float" if real else "integer"
+
+    def convert(self, value, param, ctx):
+        value = (click.FLOAT if self.real else click.INT).convert(value, param, ctx)
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            span = (f"from {self.lo} to {self.hi}" if self.hi is not None else f"at least {self.lo}") \
+                if self.lo is not None else f"at most {self.hi}"
+            raise Refused(f"{value} is not {span}", param_hint=f"'{param.opts[0]}'" if param else None)
+        return value
+
 
 def _ints(text, name, count=None):
     try:
         vals = [int(x) for x in str(text).replace(" ", "").split(",") if x != ""]
     except ValueError:
-        raise click.BadParameter(f"expected comma-separated whole numbers, got {text!r}", param_hint=name)
+        raise click.BadParameter(f"expected comma-separated whole numbers, got {str(text)[:80]!r}",
+                                 param_hint=name)
     if count is not None and len(vals) != count:
-        raise click.BadParameter(f"expected {count} comma-separated whole numbers, got {text!r}", param_hint=name)
+        raise Refused(f"expected {count} comma-separated whole numbers, got {len(vals)}", param_hint=name)
     if not vals:
         raise click.BadParameter("expected comma-separated whole numbers", param_hint=name)
     return vals
@@ -38,9 +72,9 @@ def rules_options(f):
     opts = [
         click.option("--game", type=click.Choice(["gonuts", "pig"]), default=None,
                      help="Game to solve. [default: gonuts]"),
-        click.option("--players", type=click.IntRange(2, 4), default=None,
+        click.option("--players", type=Bounded(2, 4), default=None,
                      help="Number of players, 2 to 4. [default: 2, or the number of --scores]"),
-        click.option("--target", type=click.IntRange(1, None), default=None,
+        click.option("--target", type=Bounded(1), default=None,
                      help="Points needed to win. [default: 50]"),
         click.option("--rules", "preset_name", type=click.Choice(["rulebook", "summary"]), default=None,
                      help="Reading of the rules (see README). [default: rulebook]"),
@@ -102,22 +136,59 @@ def _check_against(table, asked):
 
 
 class _Progress:
-    """A click progress bar on stderr, created on the first report of ``(done, total)``."""
+    """Progress on stderr for ``progress(done, total)`` reports: a bar on a terminal; elsewhere (a log, a
+    pipe, CI) a line at least every 10 s while the work goes on, and one at its end if any was printed."""
+
+    EVERY = float(os.environ.get("GONUTS_SOLVE_PROGRESS_EVERY") or 10.0)   # seconds; the tests shorten it
 
     def __init__(self, label):
-        self.label = label
-        self.bar = None
+        self.label, self.bar, self.state, self.printed = label, None, None, False
+        self.t0 = time.monotonic()
+        self.stop = threading.Event()
+        self.ticker = None
+        if not sys.stderr.isatty():
+            self.ticker = threading.Thread(target=self._tick, daemon=True)
+            self.ticker.start()
 
     def __call__(self, done, total):
-        if self.bar is None:
-            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr,
-                                         show_eta=True, show_percent=True)
-            self.bar.__enter__()
-        self.bar.update(done - self.bar.pos)
+        self.state = (done, total)
+        if self.ticker is None:
+            if self.bar is None:
+                self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr,
+                                             show_eta=True, show_percent=True)
+                self.bar.__enter__()
+            self.bar.update(done - self.bar.pos)
+
+    def _tick(self):
+        while not self.stop.wait(self.EVERY):
+            spent = time.monotonic() - self.t0
+            if self.state is None or not self.state[1]:
+                click.echo(f"{self.label}: working, {spent:.0f} s so far", err=True)
+            else:
+                done, total = self.state
+                left = f", about {spent * (total - done) / done:.0f} s left" if done else ""
+                click.echo(f"{self.label}: {100.0 * done / total:.0f}% after {spent:.0f} s{left}", err=True)
+            self.printed = True
 
     def close(self):
-        if self.bar is not None:
+        if self.ticker is not None:
+            self.stop.set()
+            self.ticker.join()
+            if self.printed:
+                click.echo(f"{self.label}: done in {time.monotonic() - self.t0:.0f} s", err=True)
+        elif self.bar is not None:
             self.bar.__exit__(None, None, None)
+
+
+@contextlib.contextmanager
+def progress(label, enabled=True):
+    """The progress reporter for one piece of long work (None when disabled), closed however it ends."""
+    bar = _Progress(label) if enabled else None
+    try:
+        yield bar
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _build_with_progress(rules, out, resume=False, force=False, quiet=False, checkpoint_every=10.0):
@@ -127,17 +198,13 @@ def _build_with_progress(rules, out, resume=False, force=False, quiet=False, che
     est = check_fits(rules, force=force)
     if not quiet:
         click.echo(f"building {rules.describe()}: {est.summary()}", err=True)
-    bar = _Progress("solving") if not quiet else None
 
     def preparing():
         if not quiet:
             click.echo("compiling the solver's C kernel once (about a second; later runs reuse it)...", err=True)
-    try:
+    with progress("solving", not quiet) as bar:
         return builder.build(rules, out, progress=bar, resume=resume, checkpoint_every=checkpoint_every,
                              on_prepare=preparing)
-    finally:
-        if bar:
-            bar.close()
 
 
 def _load_for(asked, n_scores, read=None):
@@ -194,7 +261,7 @@ def cli():
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Where to write the table. [default: ./<game>-<N>p-t<target>-<rules>.npz]")
 @click.option("--resume", is_flag=True, help="Continue an interrupted build of the same --out from its checkpoint.")
-@click.option("--checkpoint-every", type=click.FloatRange(0, None), default=10.0, show_default=True,
+@click.option("--checkpoint-every", type=Bounded(0, real=True), default=10.0, show_default=True,
               metavar="SECONDS", help="Save finished layers for --resume at most this often.")
 @click.option("--force", is_flag=True, help="Build even when the estimate says it will not fit in memory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
@@ -220,8 +287,8 @@ def build(game, players, target, preset_name, faces, dog, speed, out, resume, ch
 @click.option("--scores", required=True, metavar="S0,S1,...",
               help="Banked scores in turn order, the player to move first.")
 @click.option("--turn", type=int, default=0, show_default=True, help="Points collected so far this turn.")
-@click.option("--dice", type=int, default=5, show_default=True,
-              help="Live dice (for Pig, leave at 1 or omit).")
+@click.option("--dice", type=int, default=None,
+              help="Live dice, 1 to 5. [default: 5, the start of a turn; Pig is played with one die: 1]")
 @click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
               help="Read this table instead of the shipped or cached one.")
 @rules_options
@@ -233,12 +300,14 @@ def advise(scores, turn, dice, table_path, game, players, target, preset_name, f
     5 dice), where the first roll is forced: the answer is then your chance of
     winning from here.
     """
-    from solver.advise import advise_path
+    from solver.advise import advise_path, check_dice
     score_list = _ints(scores, "--scores")
     asked = _asked(game, players, target, preset_name, faces, dog, speed)
+    if dice is not None and not table_path:     # before any table is built for the question
+        check_dice(1 if asked.get("game") == "pig" else 5, dice)
 
-    def read(path, rules):                     # Pig has one sub-state: --dice's default 5 means 1 there
-        return advise_path(path, score_list, turn, 1 if rules.game == "pig" and dice == 5 else dice, expect=rules)
+    def read(path, rules):                     # no --dice: all the game's dice (5, or Pig's one)
+        return advise_path(path, score_list, turn, rules.substates if dice is None else dice, expect=rules)
     if table_path:
         from solver.contract import Archive, contract
         with Archive(table_path) as z:
@@ -306,7 +375,7 @@ def info(path, as_json):
     click.echo(f"  solver     {s['method']}: residual {s['residual']:.1e} (tolerance {s['tolerance']:.0e}), "
                f"{s['iterations']} iterations, {'converged' if s['converged'] else 'NOT converged'}, "
                f"{s['seconds']:.2f} s")
-    click.echo("  at 0-0     " + ", ".join(f"seat {k}: {p:.4%}" for k, p in enumerate(start)))
+    click.echo("  at 0-0     " + ", ".join(f"seat {k + 1}: {p:.4%}" for k, p in enumerate(start)))
     click.echo("  arrays     " + ", ".join(f"{k} {v['dtype']}{tuple(v['shape'])}" for k, v in t.meta["arrays"].items()))
     click.echo(f"  integrity  schema {t.meta['schema']}, {t.meta['checksum'][:23]}... verified")
 
@@ -325,12 +394,8 @@ def verify(path, tol, as_json):
     from solver import tables
     from solver.verify import verify as verify_table
     t = tables.load(path)
-    bar = _Progress("verifying") if not as_json and t.players >= 3 else None
-    try:
+    with progress("verifying", not as_json and t.players >= 3) as bar:
         rep = verify_table(t, tolerance=tol, progress=bar)
-    finally:
-        if bar:
-            bar.close()
     if as_json:
         click.echo(json.dumps(rep.to_dict()))
     else:
@@ -366,7 +431,7 @@ def _policy_game(asked, specs, table_path):
 def _split_policies(text):
     specs = [p.strip() for p in text.split(",") if p.strip()]
     if not specs:
-        raise click.BadParameter("give one policy per seat, comma-separated", param_hint="--policies")
+        raise Refused("give one policy per seat, comma-separated", param_hint="--policies")
     return specs
 
 
@@ -392,12 +457,8 @@ def evaluate(policies, both_orders, table_path, game, players, target, preset_na
     rules, optimal, table = _policy_game(asked, specs, table_path)
     pols = _resolve_with_progress(specs, rules, optimal, table, as_json)
     report = _best_report(pols)
-    bar = _Progress("evaluating") if not as_json and rules.players >= 3 else None
-    try:
+    with progress("evaluating", not as_json and rules.players >= 3) as bar:
         ev = evaluate_policies(rules, pols, table=table or _maybe(optimal, specs), progress=bar)
-    finally:
-        if bar:
-            bar.close()
     win = ev.win_both_orders if both_orders else ev.win
     turns = ev.expected_turns_both_orders if both_orders else ev.expected_turns
     if as_json:
@@ -422,12 +483,8 @@ def evaluate(policies, both_orders, table_path, game, players, target, preset_na
 def _resolve_with_progress(specs, rules, optimal, table, quiet):
     """Policies from names; ``best`` seats are solved exactly (with a progress bar from 3 players)."""
     from solver.strategy import resolve
-    bar = _Progress("best response") if not quiet and rules.players >= 3 and "best" in specs else None
-    try:
+    with progress("best response", not quiet and rules.players >= 3 and "best" in specs) as bar:
         return resolve(specs, rules, optimal, table=table, progress=bar)
-    finally:
-        if bar:
-            bar.close()
 
 
 def _best_report(pols):
@@ -446,7 +503,7 @@ def _maybe(optimal, specs):
 
 @cli.command()
 @policies_option
-@click.option("--games", type=click.IntRange(1, 100_000_000), default=100_000, show_default=True)
+@click.option("--games", type=Bounded(1, 100_000_000), default=100_000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of numpy's random generator.")
 @click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
               help="The optimal table to use for 'optimal' (and whose rules to play).")
@@ -460,12 +517,8 @@ def simulate(policies, games, seed, table_path, game, players, target, preset_na
     rules, optimal, table = _policy_game(asked, specs, table_path)
     pols = _resolve_with_progress(specs, rules, optimal, table, as_json)
     report = _best_report(pols)
-    bar = None if as_json else _Progress("playing")
-    try:
+    with progress("playing", not as_json) as bar:
         rep = simulate_policies(rules, pols, games, seed, progress=bar)
-    finally:
-        if bar:
-            bar.close()
     if as_json:
         out = {"policies": specs, "rules": rules.to_dict(), "games": games, "seed": seed,
                "win": [float(x) for x in rep.win], "stderr": [float(x) for x in rep.stderr],
@@ -503,12 +556,8 @@ def simple_rules_cmd(table_path, game, players, target, preset_name, faces, dog,
         _check_against(table, asked)
     else:
         table = _load_for(asked, asked.get("players", 2))
-    bar = None if as_json else _Progress("exact evaluations")
-    try:
+    with progress("exact evaluations", not as_json) as bar:
         rep = simple_rules(table.rules, table, progress=bar)
-    finally:
-        if bar:
-            bar.close()
     rows = [("best hold:K", rep.hold), ("best hold:K/D", rep.hold_dice), ("best per-dice thresholds", rep.per_dice),
             ("maxpoints", rep.maxpoints)]
     if as_json:
@@ -528,10 +577,10 @@ def simple_rules_cmd(table_path, game, players, target, preset_name, faces, dog,
 
 
 @cli.command()
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Number of players.")
+@click.option("--players", type=Bounded(2, 4), default=2, show_default=True, help="Number of players.")
 @click.option("--rules", "preset_name", type=click.Choice(["rulebook", "summary"]), default="rulebook",
               show_default=True, help="Reading of the rules.")
-@click.option("--target", type=click.IntRange(1, None), default=50, show_default=True, help="Points needed to win.")
+@click.option("--target", type=Bounded(1), default=50, show_default=True, help="Points needed to win.")
 @click.option("--head-starts", default=None, metavar="H2,...",
               help="Evaluate these head starts of seats 2..N instead of searching for the fairest.")
 @click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,

@@ -47,10 +47,16 @@ def check_state(table, scores, turn: int, dice: int):
             raise StateError(f"score {s} is outside 0..{G - 1}: a banked score of {G} or more has already won")
     if turn < 0:
         raise StateError(f"turn points must be 0 or more, not {turn}")
-    if not 1 <= dice <= D:
-        what = "live dice" if D == 5 else "the sub-state"
-        raise StateError(f"{what} must be from 1 to {D}, not {dice}")
+    check_dice(D, dice)
     return scores
+
+
+def check_dice(D: int, dice: int):
+    """Refuse a count of live dice the game does not have (D: 5 for Go Nuts!, Pig's one die)."""
+    if not 1 <= dice <= D:
+        if D == 1:
+            raise StateError(f"Pig is played with one die: dice must be 1, not {dice}")
+        raise StateError(f"live dice must be from 1 to {D}, not {dice}")
 
 
 def _answer(table, scores, turn, dice, both, roll_at) -> Advice:

@@ -2,7 +2,7 @@
 
 The table stores each state's start-of-turn values W; the values of rolling
 and of stopping inside a turn are recomputed from the W of the states a turn
-can lead to (RULES.md): by backward induction over the turn's decision
+can lead to (docs/RULES.md): by backward induction over the turn's decision
 states (t descending), as ``bellman.bellman`` does for a batch with numpy.
 For one state that is a few thousand multiply-adds on N-vectors, faster in
 plain Python than importing numpy, which a player would otherwise wait for at

@@ -1,13 +1,16 @@
 """A deliberately plain Bellman operator, independent of the engine.
 
-Written from RULES.md alone: its own dice enumeration and its own turn logic,
+Written from docs/RULES.md alone: its own dice enumeration and its own turn logic,
 numpy-vectorised over a batch of start states, no layering, no orbits, no
 compiled code. It serves three jobs that must not share the engine's code:
 
 * ``plain_value_iteration``: global value iteration over every state at once
   (Jacobi sweeps to a max change of ``tol``, capped), the baseline and oracle;
 * ``bellman``: one application of the operator, used by ``verify`` to check a
-  table's every state and by ``advise`` to value both actions for 3-4 players.
+  table's every state (and by the tests to check ``backup``, the plain-Python
+  one-state backup that ``advise`` uses for 3-4 players);
+* ``plain_policy_evaluation``: Jacobi sweeps under fixed per-seat decisions (or
+  greedy seats), the oracle of ``evaluate``, ``respond`` and the rule searches.
 
 Only the Go Nuts! payout vectors come from elsewhere (the table, or
 ``solver.payout``); they are checked against a simulation of the dog race.

@@ -125,6 +125,24 @@ def _compile(cc: str, path: Path) -> float:
     return time.perf_counter() - t0
 
 
+def threads() -> int:
+    """Kernel threads: ``$GONUTS_SOLVE_THREADS`` if set, else the cores this process may run on (at most 16).
+
+    Orbits of a layer are independent and each writes only its own states, so
+    the tables' bits do not depend on this number (the rebuild test checks it).
+    """
+    want = os.environ.get("GONUTS_SOLVE_THREADS", "").strip()
+    if want:
+        if not want.isdigit() or not 1 <= int(want) <= 256:
+            raise GonutsError(f"GONUTS_SOLVE_THREADS must be a whole number from 1 to 256, not {want[:20]!r}")
+        return int(want)
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):                       # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 16))
+
+
 def _ptr(a: np.ndarray, kind):
     return a.ctypes.data_as(kind)
 
@@ -146,7 +164,7 @@ class Kernel:
         self.model = Model(N, K, G, G ** (N - 1), D, start, len(self.keep[8]), nbytes,
                            *[_ptr(a, k) for a, k in zip(self.keep, kinds)])
         self.lib = load()
-        self.threads = max(1, min(os.cpu_count() or 1, 16))
+        self.threads = threads()
         self.pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
 
     def close(self):

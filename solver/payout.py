@@ -1,4 +1,4 @@
-"""Exact gain distributions of a Go Nuts! round under the tick model of RULES.md.
+"""Exact gain distributions of a Go Nuts! round under the tick model of docs/RULES.md.
 
 With k opponents, each throwing a dog die (P(dog) = p_dog) once per tick until
 they roll a dog, the round lasts T ticks where T is the maximum of k
@@ -11,10 +11,23 @@ an acorn with probability p_acorn (cars are thrown again and score nothing), so
 
     P(gain = g) = sum_m P(T = m) * Binomial(n M, p_acorn).pmf(g).
 
-The sum over m is carried until P(T > m) times the mass below the cap of an
-m-tick round (a bound on all it can still add) is under 1e-17; the distribution is cut at ``cap`` with all the mass of
-gains >= cap lumped in the last bin, which is one minus the others, so the
-vector sums to one.
+**Exact arithmetic, rounded once.** The face counts make every probability a
+rational number, so the sum is carried in Python integers: the gain
+distribution after m ticks as numerators over F^(n M) (F the die's faces, in
+lowest terms), P(T = m) as a numerator over G^(m k) (G the dog die's faces),
+and the running sum over their product, scaled up Horner-fashion each tick.
+Only the last step rounds, once per bin (``int / int`` is correctly rounded).
+No floating-point operation, BLAS kernel, SIMD loop or libm call comes before
+it, so the bits depend on nothing but the rules.
+
+**Truncation.** The sum over m stops after the first tick m (checked every few
+ticks) at which what every later tick can still add, at most
+P(T > m) * P(Binomial(n M, p_acorn) < cap) (longer rounds only throw more, so
+the mass they leave below the cap can only shrink), is under 2^-64 of the
+smallest non-zero bin: each bin is then the exact infinite sum to a relative
+2^-64, far inside the half-ulp (2^-53) of the rounding that follows. The
+distribution is cut at ``cap`` with all the mass of gains >= cap in the last
+bin, one minus the others, exactly.
 """
 from __future__ import annotations
 
@@ -25,17 +38,9 @@ import numpy as np
 
 from .errors import RulesError
 
-_TAIL = 1e-17
-_MAX_TICKS = 2_000_000
-
-
-def tick_cdf(m, opponents: int, p_dog: float):
-    """P(T <= m) for the round length T in ticks."""
-    m = np.asarray(m, dtype=float)
-    if p_dog >= 1.0:
-        return np.where(m >= 1, 1.0, 0.0)
-    with np.errstate(divide="ignore"):
-        return np.exp(opponents * np.log1p(-np.exp(m * math.log1p(-p_dog))))
+_REL_BITS = 64          # truncation: what is left out is under 2^-64 of the smallest non-zero bin
+_CHECK_EVERY = 8        # ticks between truncation checks
+_MAX_TICKS = 200_000    # exact numerators grow with the ticks; past this the dog face is too rare
 
 
 def throws(m: int, speed: Fraction) -> int:
@@ -43,54 +48,73 @@ def throws(m: int, speed: Fraction) -> int:
     return math.floor(speed * m)
 
 
-def binom_pmf(k, n, p: float) -> np.ndarray:
-    """Binomial pmf, bit for bit that of ``scipy.stats.binom.pmf``.
+def _ratio(p, name) -> tuple[int, int]:
+    """p as (numerator, denominator) in lowest terms, 0 < p <= 1."""
+    p = Fraction(p)
+    if not 0 < p <= 1:
+        raise RulesError(f"{name} must be a probability in (0, 1], not {p}")
+    return p.numerator, p.denominator
 
-    It calls the same compiled kernel (Boost's, in ``scipy.special``) and masks
-    outside the support as ``binom.pmf`` does, without importing scipy.stats,
-    which costs a build 0.4 s of start-up. Falls back to ``binom.pmf`` if a
-    scipy release moves the kernel.
+
+def nuts_gain_numerators(n_dice: int, opponents: int, p_dog, p_acorn, speed, cap: int):
+    """The exact gain distribution below the cap: (numerators of gains 0..cap-1, common denominator, ticks summed).
+
+    ``p_dog``, ``p_acorn`` and ``speed`` are exact (``Fraction`` or int; a float
+    is taken at its exact binary value).
     """
-    try:
-        from scipy.special._ufuncs import _binom_pmf
-    except ImportError:                                    # pragma: no cover - other scipy layouts
-        from scipy.stats import binom
-        return binom.pmf(k, n, p)
-    k, n = np.broadcast_arrays(np.asarray(k), np.asarray(n))
-    with np.errstate(invalid="ignore"):
-        out = _binom_pmf(k, n, p)
-    return np.where((k >= 0) & (k <= n), out, 0.0)
-
-
-def nuts_gain_pmf(n_dice: int, opponents: int, p_dog: float, p_acorn: float,
-                  speed: Fraction, cap: int) -> np.ndarray:
-    """P(gain = g) for g = 0..cap, with P(gain >= cap) in the last bin."""
     if n_dice < 1 or opponents < 1 or cap < 1:
         raise RulesError("a Go Nuts! round needs dice, opponents and a positive cap")
-    speed = Fraction(speed)
-    below = np.zeros(cap)
-    g = np.arange(cap)
-    block = 512
-    m0 = 1
-    while True:
-        m = np.arange(m0, m0 + block)
-        p_t = tick_cdf(m, opponents, p_dog) - tick_cdf(m - 1, opponents, p_dog)
-        trials = np.array([n_dice * throws(int(mi), speed) for mi in m])
-        pmf = binom_pmf(g[None, :], trials[:, None], p_acorn)
-        below += p_t @ pmf
-        last = int(m[-1])
-        still = 1.0 - float(tick_cdf(last, opponents, p_dog))
-        # Longer rounds mean more throws, so no later round puts more mass below
-        # the cap than the longest one so far: still * reach bounds what is left.
-        reach = float(pmf[-1].sum())
-        if still * reach < _TAIL:
+    a, F = _ratio(p_acorn, "p_acorn")
+    b = F - a
+    d, G = _ratio(p_dog, "p_dog")
+    H, k, r = G - d, opponents, Fraction(speed)
+    Gk = G ** k
+    V = np.zeros(cap, dtype=object)       # gain after m ticks, numerators over F^(n floor(r m))
+    V[:] = 0
+    V[0] = 1
+    U = V * 0                             # the sum so far, numerators over G^(m k) F^(n floor(r m))
+    rows = {}
+    Gm = Hm = Fn = 1                      # G^m, H^m, F^(n floor(r m))
+    below_prev = 0                        # P(T <= m - 1) G^((m - 1) k)
+    done = 0                              # throws so far
+    for m in range(1, _MAX_TICKS + 1):
+        now = throws(m, r)
+        t = n_dice * (now - done)
+        done = now
+        if t:
+            row = rows.get(t)
+            if row is None:
+                row = rows[t] = [math.comb(t, i) * a ** i * b ** (t - i) for i in range(min(t, cap - 1) + 1)]
+            W = V * row[0]
+            for i in range(1, len(row)):
+                W[i:] += V[:-i] * row[i]
+            V = W
+        Gm *= G
+        Hm *= H
+        below = (Gm - Hm) ** k            # P(T <= m) G^(m k)
+        Ft = F ** t
+        Fn *= Ft
+        U = U * (Gk * Ft) + V * (below - below_prev * Gk)
+        below_prev = below
+        if m % _CHECK_EVERY and H:
+            continue
+        left = (Gm ** k - below) * int(V.sum())   # P(T > m) * mass below the cap, over the same denominator
+        if left == 0:
             break
-        if last >= _MAX_TICKS:
-            raise RulesError("dog: a Go Nuts! round is too long to tabulate (dog face too rare)")
-        m0 = last + 1
+        smallest = min((u for u in U if u), default=0)
+        if smallest and (left << _REL_BITS) < smallest:
+            break
+    else:
+        raise RulesError("dog: a Go Nuts! round is too long to tabulate exactly (dog face too rare)")
+    return U, Gm ** k * Fn, m
+
+
+def nuts_gain_pmf(n_dice: int, opponents: int, p_dog, p_acorn, speed, cap: int) -> np.ndarray:
+    """P(gain = g) for g = 0..cap, with P(gain >= cap) in the last bin; each entry the exact value rounded once."""
+    U, den, _ = nuts_gain_numerators(n_dice, opponents, p_dog, p_acorn, speed, cap)
     out = np.empty(cap + 1)
-    out[:cap] = below
-    out[cap] = max(0.0, 1.0 - below.sum())
+    out[:cap] = [u / den for u in U]
+    out[cap] = (den - int(U.sum())) / den
     return out
 
 
@@ -98,6 +122,31 @@ def nuts_payout_table(rules) -> np.ndarray:
     """Row n (1..5): gain distribution of a round played with n dice, cut at the target."""
     table = np.zeros((6, rules.target + 1))
     for n in range(1, 6):
-        table[n] = nuts_gain_pmf(n, rules.players - 1, rules.p_dog, rules.p_acorn,
+        table[n] = nuts_gain_pmf(n, rules.players - 1, rules.dog_chance, rules.acorn_chance,
                                  rules.speed_fraction, rules.target)
     return table
+
+
+def nuts_gain_mean(n_dice: int, opponents: int, p_dog, p_acorn, speed) -> float:
+    """E[gain] of an uncut round, n p_acorn E[floor(r T)], exactly summed and rounded once.
+
+    E[floor(r T)] = sum_m P(T >= m) (floor(r m) - floor(r (m - 1))), carried until
+    what is left, at most P(T >= m) (r + 1) E[T'] with T' the k-opponent round
+    restarted, is under 2^-64 of the sum.
+    """
+    _, G = _ratio(p_dog, "p_dog")
+    H = G - Fraction(p_dog).numerator
+    k, r = opponents, Fraction(speed)
+    total = Fraction(0)
+    Gm = Hm = 1
+    for m in range(1, _MAX_TICKS + 1):
+        at_least = Fraction(Gm ** k - (Gm - Hm) ** k, Gm ** k)     # P(T >= m) = P(T > m - 1)
+        total += at_least * (throws(m, r) - throws(m - 1, r))
+        Gm *= G
+        Hm *= H
+        rest = Fraction(Gm ** k - (Gm - Hm) ** k, Gm ** k)          # P(T > m)
+        # later ticks add at most P(T > m) (r + 1) per expected extra tick, and a
+        # round restarted at m lasts at most k / p_dog ticks more on average
+        if rest == 0 or rest * (r + 1) * k / Fraction(p_dog) * 2 ** _REL_BITS < total:
+            return float(n_dice * Fraction(p_acorn) * total)
+    raise RulesError("dog: a Go Nuts! round is too long to tabulate exactly (dog face too rare)")

@@ -201,16 +201,19 @@ def hold(k, target, D, dice=None):
 def maxpoints(rules, D):
     """The turn policy that maximises expected points banked per turn, ignoring scores.
 
-    Solved on the game's own turn model with gain distributions uncut (cap
-    4000): V(t, n) = max(t, E[roll]) by backward induction from a horizon H at
-    which the player stops; H doubles until the decisions below the target no
-    longer change.
+    Solved on the game's own turn model with the means of the uncut gain
+    distributions (``payout.nuts_gain_mean``, exact): V(t, n) = max(t, E[roll])
+    by backward induction from a horizon H at which the player stops; H doubles
+    until the decisions below the target no longer change.
     """
-    import dataclasses
-
     from .turn import turn_model
-    model = turn_model(dataclasses.replace(rules, target=4000))
-    means = model.dists @ np.arange(model.dists.shape[1])
+    model = turn_model(rules)
+    means = np.zeros(len(model.dists))
+    if rules.game == "gonuts":
+        from .payout import nuts_gain_mean
+        for n in range(1, len(means)):      # dists[n]: a round with n dice; dists[0] is the bust
+            means[n] = nuts_gain_mean(n, rules.players - 1, rules.dog_chance, rules.acorn_chance,
+                                      rules.speed_fraction)
     prev = None
     H = 4 * rules.target + 200
     while True:

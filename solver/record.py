@@ -17,7 +17,7 @@ the person whose decisions are reviewed. Events:
 * ``{"seat": k, "banked": points}``: a whole turn of another player entered
   as the points it banked (coaching at a real table); not for seat ``you``.
 
-``replay`` applies the rules of RULES.md to the events and refuses the first
+``replay`` applies the rules of docs/RULES.md to the events and refuses the first
 one that cannot happen, naming it. ``review`` values every decision of seat
 ``you`` with ``solver.advise`` (the numbers of ``advise --json``); the loss of
 a decision is the win probability of the better action minus that of the

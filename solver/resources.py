@@ -17,7 +17,7 @@ from .contract import packed_width
 SECONDS_PER_NODE = 5e-8
 SAVE_SECONDS_PER_BYTE = 1.0e-8
 START_SECONDS = 0.35
-BASE_BYTES = 80 * 2**20      # Python, numpy and scipy.special before any array
+BASE_BYTES = 80 * 2**20      # Python and numpy before any array
 
 
 @dataclass(frozen=True)

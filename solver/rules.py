@@ -1,6 +1,6 @@
 """The game as data: a frozen, validated ``Rules`` value and its named presets.
 
-Every knob of RULES.md is a field. ``Rules`` is checked when it is built and
+Every knob of docs/RULES.md is a field. ``Rules`` is checked when it is built and
 refuses, with a message naming the knob, anything that is not a playable game.
 
 Go Nuts! knobs (``game="gonuts"``):
@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 from .errors import RulesError
 
@@ -85,6 +86,23 @@ class Rules:
         return 1 if self.game == "pig" else N_DICE
 
     @property
+    def acorn_chance(self) -> Fraction:
+        """P(acorn) of a squirrel die, exactly (the ``*_chance`` values are what tables are built from)."""
+        return Fraction(self.faces[0], sum(self.faces))
+
+    @property
+    def squirrel_chance(self) -> Fraction:
+        return Fraction(self.faces[1], sum(self.faces))
+
+    @property
+    def car_chance(self) -> Fraction:
+        return Fraction(self.faces[2], sum(self.faces))
+
+    @property
+    def dog_chance(self) -> Fraction:
+        return Fraction(self.dog[0], sum(self.dog))
+
+    @property
     def p_acorn(self) -> float:
         return self.faces[0] / sum(self.faces)
 
@@ -103,7 +121,6 @@ class Rules:
     @property
     def speed_fraction(self):
         """The speed as an exact fraction, so that floor(r * T) has no rounding."""
-        from fractions import Fraction
         return Fraction(repr(self.speed))
 
     def preset_name(self) -> str | None:

@@ -73,7 +73,7 @@ def gonuts_turn(rules: Rules, payouts: np.ndarray) -> TurnModel:
     dists = [bust] + [payouts[n] for n in range(1, N_DICE + 1)]
     moves, endings = [], []
     for n in range(1, N_DICE + 1):
-        for a, s, c, p in roll_outcomes(n, rules.p_acorn, rules.p_squirrel, rules.p_car):
+        for a, s, c, p in roll_outcomes(n, rules.acorn_chance, rules.squirrel_chance, rules.car_chance):
             if c == n:
                 endings.append((n, p, 0, False))
             elif s == n:

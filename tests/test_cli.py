@@ -75,11 +75,13 @@ def test_advise_at_the_start_of_a_turn_reports_the_forced_roll():
     assert out["win_if_roll"] == pytest.approx(_shipped()["start_win"][0, 0, 0], abs=1e-15)
 
 
-def test_advise_does_not_import_the_solver_or_scipy():
+@pytest.mark.parametrize("scores", ["23,31", "12,30,41"])
+def test_advise_imports_neither_numpy_nor_the_solver(scores):
+    """The README's claim: advise answers from the shipped tables without numpy, scipy or the engine."""
     code = ("import sys, cli\n"
-            "try:\n    cli.main(['advise', '--scores', '23,31', '--turn', '7', '--dice', '3'])\n"
+            f"try:\n    cli.main(['advise', '--scores', '{scores}', '--turn', '7', '--dice', '3'])\n"
             "except SystemExit as e:\n    assert e.code == 0, e.code\n"
-            "heavy = [m for m in ('numba', 'scipy', 'solver.engine', 'solver.kernels') if m in sys.modules]\n"
+            "heavy = [m for m in ('numpy', 'numba', 'scipy', 'solver.engine', 'solver.kernels') if m in sys.modules]\n"
             "print(heavy)\n")
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
@@ -122,36 +124,75 @@ def test_build_then_info_then_advise_from_table(tmp_path):
     assert "residual" in text and "first player wins" in text
 
 
-@pytest.mark.parametrize("args", [
-    ("advise", "--scores", "50,3"),
-    ("advise", "--scores", "-1,3"),
-    ("advise", "--scores", "3"),
-    ("advise", "--scores", "1,2,3,4,5"),
-    ("advise", "--scores", "1,2,3", "--players", "2"),
-    ("advise", "--scores", "a,b"),
-    ("advise", "--scores", "3,4", "--dice", "0"),
-    ("advise", "--scores", "3,4", "--dice", "6"),
-    ("advise", "--scores", "3,4", "--turn", "-2"),
-    ("advise", "--scores", "3,4", "--faces", "2,3"),
-    ("advise", "--scores", "3,4", "--faces", "0,3,1"),
-    ("advise", "--scores", "3,4", "--dog", "0,6"),
-    ("advise", "--scores", "3,4", "--speed", "-1"),
-    ("advise", "--scores", "3,4", "--table", "/nonexistent/table.npz"),
-    ("advise", "--scores", "3,4", "--table", str(SHIPPED2), "--rules", "summary"),
-    ("advise", "--scores", "3,4", "--table", str(SHIPPED2), "--target", "40"),
-    ("advise", "--scores", "3,4", "--table", str(SHIPPED2), "--players", "3"),
-    ("advise", "--scores", "1,2,3", "--table", str(SHIPPED2)),
-    ("advise", "--scores", "3,4", "--game", "pig", "--faces", "1,1,1"),
-    ("advise",),
-    ("build", "--players", "5"),
-    ("build", "--target", "0"),
-    ("build", "--target", "10", "--out", "/nonexistent/dir/t.npz"),
-    ("info", "/nonexistent.npz"),
-    ("info", str(ROOT / "README.md")),
-    ("frobnicate",),
-])
-def test_bad_input_gets_one_line_and_nonzero_exit(args, cache):
-    assert_one_line_error(run(*args, cache=cache))
+# The README's rule: 2 when the command line cannot be read (unknown command or option, missing
+# argument, a value not of its option's type or choices, options that conflict); 1 when a readable
+# value is refused (out of range, wrong count, rules that make no game, impossible state, bad table).
+MISTAKES = [
+    (("advise", "--scores", "50,3"), 1),
+    (("advise", "--scores", "-1,3"), 1),
+    (("advise", "--scores", "3"), 1),
+    (("advise", "--scores", "1,2,3,4,5"), 1),
+    (("advise", "--scores", "1,2,3", "--players", "2"), 1),
+    (("advise", "--scores", "a,b"), 2),
+    (("advise", "--scores", "3,4", "--dice", "0"), 1),
+    (("advise", "--scores", "3,4", "--dice", "6"), 1),
+    (("advise", "--scores", "3,4", "--dice", "x"), 2),
+    (("advise", "--scores", "3,4", "--turn", "-2"), 1),
+    (("advise", "--scores", "3,4", "--faces", "2,3"), 1),
+    (("advise", "--scores", "3,4", "--faces", "0,3,1"), 1),
+    (("advise", "--scores", "3,4", "--dog", "0,6"), 1),
+    (("advise", "--scores", "3,4", "--speed", "-1"), 1),
+    (("advise", "--scores", "3,4", "--speed", "fast"), 2),
+    (("advise", "--scores", "3,4", "--players", "9"), 1),
+    (("advise", "--scores", "3,4", "--rules", "house"), 2),
+    (("advise", "--scores", "3,4", "--table", "/nonexistent/table.npz"), 1),
+    (("advise", "--scores", "3,4", "--table", str(SHIPPED2), "--rules", "summary"), 1),
+    (("advise", "--scores", "3,4", "--table", str(SHIPPED2), "--target", "40"), 1),
+    (("advise", "--scores", "3,4", "--table", str(SHIPPED2), "--players", "3"), 1),
+    (("advise", "--scores", "1,2,3", "--table", str(SHIPPED2)), 1),
+    (("advise", "--scores", "3,4", "--game", "pig", "--faces", "1,1,1"), 2),
+    (("advise", "--scores", "3,4", "--game", "pig", "--dice", "3"), 1),
+    (("advise",), 2),
+    (("advise", "--scores", "3,4", "--frobnicate"), 2),
+    (("build", "--players", "5"), 1),
+    (("build", "--players", "9"), 1),
+    (("build", "--players", "two"), 2),
+    (("build", "--target", "0"), 1),
+    (("build", "--target", "10", "--out", "/nonexistent/dir/t.npz"), 1),
+    (("info", "/nonexistent.npz"), 1),
+    (("info", str(ROOT / "README.md")), 1),
+    (("info",), 2),
+    (("verify", "/nonexistent.npz"), 1),
+    (("evaluate", "--policies", "optimal"), 1),
+    (("evaluate", "--policies", "optimal,hold:0"), 1),
+    (("evaluate", "--policies", "optimal,frob"), 1),
+    (("simulate", "--policies", "hold:20,hold:20", "--games", "0"), 1),
+    (("simulate", "--policies", "hold:20,hold:20", "--games", "many"), 2),
+    (("fair", "--players", "7"), 1),
+    (("fair", "--head-starts", "x"), 2),
+    (("review", "/nonexistent.json"), 1),
+    (("web", "--players", "9"), 1),
+    (("frobnicate",), 2),
+]
+
+
+@pytest.mark.parametrize("args, code", MISTAKES, ids=lambda v: " ".join(v) if isinstance(v, tuple) else str(v))
+def test_bad_input_gets_one_line_and_the_rules_exit_code(args, code, cache):
+    p = run(*args, cache=cache)
+    assert_one_line_error(p)
+    assert p.returncode == code, p.stderr
+
+
+def test_long_work_reports_progress_when_stderr_is_not_a_terminal(tmp_path):
+    """Piped stderr: a line at least every GONUTS_SOLVE_PROGRESS_EVERY seconds, one at the end, no stray label."""
+    env = {**os.environ, "GONUTS_SOLVE_PROGRESS_EVERY": "0.2", "GONUTS_SOLVE_CACHE": str(tmp_path / "cache")}
+    p = subprocess.run([sys.executable, "-m", "cli", "build", "--players", "3", "--target", "40", "--out",
+                        str(tmp_path / "t.npz")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    lines = p.stderr.splitlines()
+    assert any(line.startswith("solving: ") and "% after" in line for line in lines), p.stderr
+    assert [line for line in lines if line.startswith("solving")][-1].startswith("solving: done in"), p.stderr
+    assert "solving" not in [line.strip() for line in lines]
 
 
 def test_corrupted_table_is_refused(tmp_path):

@@ -1,4 +1,5 @@
 """The engine against independent oracles: published values, closed forms, a plain solver."""
+import os
 from fractions import Fraction
 from math import comb
 
@@ -139,20 +140,82 @@ def test_non_convergence_is_reported_and_warned(monkeypatch):
     assert not res.converged and res.residual > 1e-12
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_builds_reproduce_the_shipped_tables_bit_for_bit(players, tmp_path):
-    """The shipped tables were built by the earlier (numba) kernel: the C kernel must give the same bytes."""
+_REBUILD = """
+import hashlib, sys, tempfile
+from pathlib import Path
+from solver import build, tables
+from solver.rules import preset
+with tempfile.TemporaryDirectory() as d:
+    for players in (2, 3):
+        out = Path(d) / f"{players}.npz"
+        build.build(preset("rulebook", players=players), out)
+        for name, a in sorted(tables.load(out).arrays.items()):
+            print(players, name, hashlib.sha256(a.tobytes()).hexdigest())
+"""
+
+
+def _dispatch_groups():
+    """numpy's dispatch targets, split into those this CPU has and those it lacks."""
+    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+    have = [g for g in __cpu_dispatch__ if __cpu_features__.get(g)]
+    return have, [g for g in __cpu_dispatch__ if not __cpu_features__.get(g)]
+
+
+def _environments():
+    """Every setting whose kernels could change a bit: OpenBLAS cores, numpy's SIMD dispatch, kernel threads."""
+    have, _ = _dispatch_groups()
+    envs = [("default", {}), ("OpenBLAS Prescott", {"OPENBLAS_CORETYPE": "Prescott"}),
+            ("OpenBLAS Sandybridge", {"OPENBLAS_CORETYPE": "Sandybridge"}),
+            ("1 kernel thread", {"GONUTS_SOLVE_THREADS": "1"}), ("2 kernel threads", {"GONUTS_SOLVE_THREADS": "2"})]
+    for i, group in enumerate(have):   # without this group and every one above it
+        envs.append((f"numpy without {group}", {"NPY_DISABLE_CPU_FEATURES": " ".join(have[i:])}))
+    return envs
+
+
+@pytest.mark.slow
+def test_builds_reproduce_the_shipped_tables_bit_for_bit_in_every_environment(tmp_path):
+    """The shipped 2- and 3-player tables, rebuilt under every CPU setting we can reach here, byte for byte.
+
+    The payouts are exact rationals rounded once and the kernel does IEEE operations in source
+    order, one orbit per thread, so no BLAS kernel, SIMD loop or thread count can change a bit.
+    numpy dispatch groups this CPU lacks cannot be tried on it; they are named in the output.
+    """
+    import hashlib
+    import os
+    import subprocess
+    import sys
     from pathlib import Path
 
-    from solver import build as builder, tables
-    rules = preset("rulebook", players=players)
-    out = tmp_path / "t.npz"
-    builder.build(rules, out)
-    shipped = Path(__file__).resolve().parent.parent / "tables" / f"gonuts-{players}p-t50-rulebook.npz"
-    assert tables.read_meta(out)["checksum"] == tables.read_meta(shipped)["checksum"]
-    a, b = tables.load(out), tables.load(shipped)
-    for name in b.arrays:
-        assert np.array_equal(a.arrays[name], b.arrays[name]), name
+    from solver import tables
+    root = Path(__file__).resolve().parent.parent
+    want = {}
+    for players in (2, 3):
+        for name, a in tables.load(root / "tables" / f"gonuts-{players}p-t50-rulebook.npz").arrays.items():
+            want[f"{players} {name}"] = hashlib.sha256(a.tobytes()).hexdigest()
+    _, lacking = _dispatch_groups()
+    if lacking:
+        print(f"numpy dispatch groups this CPU lacks, so not tried here: {', '.join(lacking)}")
+    base = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES",
+                                                              "GONUTS_SOLVE_THREADS")}
+    base["GONUTS_SOLVE_CACHE"] = str(tmp_path / "cache")
+    for label, extra in _environments():
+        p = subprocess.run([sys.executable, "-c", _REBUILD], cwd=root, env={**base, **extra},
+                           capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, f"{label}: {p.stderr[-2000:]}"
+        got = dict(line.rsplit(" ", 1) for line in p.stdout.splitlines())
+        assert got == want, f"{label}: {sorted(k for k in want if got.get(k) != want[k])} differ"
+
+
+def test_kernel_thread_count_is_checked(monkeypatch):
+    from solver import kernels
+    from solver.errors import GonutsError
+    monkeypatch.setenv("GONUTS_SOLVE_THREADS", "3")
+    assert kernels.threads() == 3
+    monkeypatch.setenv("GONUTS_SOLVE_THREADS", "0")
+    with pytest.raises(GonutsError, match="GONUTS_SOLVE_THREADS"):
+        kernels.threads()
+    monkeypatch.delenv("GONUTS_SOLVE_THREADS")
+    assert 1 <= kernels.threads() <= len(os.sched_getaffinity(0))
 
 
 def test_the_compile_message_appears_only_when_compiling(tmp_path):

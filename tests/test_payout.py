@@ -5,7 +5,7 @@ from math import comb, sqrt, log
 import numpy as np
 import pytest
 
-from solver.payout import nuts_gain_pmf, nuts_payout_table
+from solver.payout import nuts_gain_mean, nuts_gain_pmf, nuts_payout_table
 from solver.rules import preset
 from solver.simulate import simulate_nuts_round
 
@@ -22,14 +22,61 @@ def _mean_closed_form(n, k, p_dog, p_acorn):
     return n * p_acorn * sum(comb(k, j) * (-1) ** (j + 1) / (1 - q ** j) for j in range(1, k + 1))
 
 
+def _closed_form_pmf(n, k, p_dog, p_acorn, cap):
+    """P(gain = g), g < cap, at speed 1 with no truncation, in exact fractions (independent of payout.py).
+
+    P(T = m) = sum_j c_j x_j^m with x_j = q^j and c_j = C(k, j) (-1)^(j+1) (q^-j - 1), and
+    sum_{m >= 0} C(n m, g) y^m = sum_i e_{g,i} y^i / (1 - y)^(i+1), where
+    e_{g,i} = sum_l (-1)^(i-l) C(i, l) C(n l, g) are the Newton coefficients of m -> C(n m, g).
+    """
+    q, a = 1 - p_dog, p_acorn
+    b = 1 - a
+    out = []
+    for g in range(cap):
+        e = [sum((-1) ** (i - l) * comb(i, l) * comb(n * l, g) for l in range(i + 1)) for i in range(g + 1)]
+        total = Fraction(0)
+        for j in range(1, k + 1):
+            c = comb(k, j) * (-1) ** (j + 1) * (q ** -j - 1)
+            y = q ** j * b ** n
+            series = sum(e[i] * y ** i / (1 - y) ** (i + 1) for i in range(g + 1)) - (1 if g == 0 else 0)
+            total += c * series
+        out.append(total * a ** g / b ** g)
+    return out
+
+
+@pytest.mark.parametrize("n, k, faces, dog", [(1, 1, (2, 3, 1), (1, 5)), (5, 1, (2, 3, 1), (1, 5)),
+                                              (2, 2, (2, 3, 1), (1, 5)), (3, 3, (2, 3, 1), (1, 5)),
+                                              (4, 2, (1, 1, 1), (2, 3))])
+def test_every_bin_is_the_closed_form_rounded_once(n, k, faces, dog):
+    """Each bin below the cap equals the exact infinite sum, rounded once: bit for bit."""
+    pa, pd = Fraction(faces[0], sum(faces)), Fraction(dog[0], sum(dog))
+    cap = 40
+    ours = nuts_gain_pmf(n, k, pd, pa, Fraction(1), cap=cap)
+    want = [float(x) for x in _closed_form_pmf(n, k, pd, pa, cap)]
+    assert ours[:cap].tolist() == want
+    assert ours[cap] == float(1 - sum(_closed_form_pmf(n, k, pd, pa, cap)))
+
+
 @pytest.mark.parametrize("k", [1, 2, 3])
 @pytest.mark.parametrize("n", [1, 2, 5])
 def test_zero_gain_and_mean_match_closed_forms(n, k):
     pd, pa = Fraction(1, 6), Fraction(1, 3)
-    pmf = nuts_gain_pmf(n, k, float(pd), float(pa), Fraction(1), cap=3000)
-    assert pmf[0] == pytest.approx(float(_zero_gain_closed_form(n, k, pd, pa)), abs=1e-14)
-    assert pmf[-1] < 1e-15   # nothing near the huge cap
-    assert (pmf * np.arange(len(pmf))).sum() == pytest.approx(float(_mean_closed_form(n, k, pd, pa)), rel=1e-11)
+    pmf = nuts_gain_pmf(n, k, pd, pa, Fraction(1), cap=12)
+    assert pmf[0] == float(_zero_gain_closed_form(n, k, pd, pa))
+    assert nuts_gain_mean(n, k, pd, pa, Fraction(1)) == float(_mean_closed_form(n, k, pd, pa))
+
+
+def test_payouts_agree_with_a_floating_point_sum_of_scipy_binomials():
+    """A second method: P(T = m) from the closed form, binomials from scipy.stats, summed over 600 ticks."""
+    from scipy.stats import binom
+    r = preset(players=3)
+    m = np.arange(1, 601)
+    q = 5 / 6
+    p_t = (1 - q ** m) ** 2 - (1 - q ** (m - 1)) ** 2
+    for n in range(1, 6):
+        other = p_t @ binom.pmf(np.arange(50)[None, :], n * m[:, None], 1 / 3)
+        ours = nuts_gain_pmf(n, 2, r.dog_chance, r.acorn_chance, Fraction(1), cap=50)[:50]
+        assert np.abs(ours - other).max() < 1e-15
 
 
 def test_table_rows_are_distributions_cut_at_target():
@@ -37,16 +84,16 @@ def test_table_rows_are_distributions_cut_at_target():
     t = nuts_payout_table(r)
     assert t.shape == (6, 21) and np.all(t[0] == 0)
     assert np.allclose(t[1:].sum(1), 1.0, atol=1e-14, rtol=0)
-    full = nuts_gain_pmf(5, 1, r.p_dog, r.p_acorn, Fraction(1), cap=4000)
-    assert t[5, :20] == pytest.approx(full[:20], abs=1e-15)
-    assert t[5, 20] == pytest.approx(full[20:].sum(), abs=1e-13)
+    full = nuts_gain_pmf(5, 1, r.dog_chance, r.acorn_chance, Fraction(1), cap=120)
+    assert t[5, :20].tolist() == full[:20].tolist()
+    assert t[5, 20] == pytest.approx(full[20:].sum(), abs=1e-15)
 
 
 @pytest.mark.parametrize("players, n, speed", [(2, 1, 1.0), (2, 5, 1.0), (4, 3, 1.0), (3, 2, 1.5), (2, 4, 0.5)])
 def test_payout_matches_literal_race_simulation(players, n, speed):
     """Kolmogorov distance within the DKW bound at level 1e-6, and the mean within 4 standard errors."""
     r = preset(players=players, speed=speed, target=200)
-    exact = nuts_gain_pmf(n, players - 1, r.p_dog, r.p_acorn, r.speed_fraction, cap=200)
+    exact = nuts_gain_pmf(n, players - 1, r.dog_chance, r.acorn_chance, r.speed_fraction, cap=200)
     rounds = 100_000
     gains = simulate_nuts_round(r, n, rounds, np.random.default_rng(12345 + n + 10 * players))
     emp = np.bincount(np.minimum(gains, 200), minlength=201) / rounds
@@ -59,22 +106,9 @@ def test_payout_matches_literal_race_simulation(players, n, speed):
 
 def test_speed_changes_the_distribution():
     r = preset()
-    slow = nuts_gain_pmf(3, 1, r.p_dog, r.p_acorn, Fraction(1, 2), cap=50)
-    fast = nuts_gain_pmf(3, 1, r.p_dog, r.p_acorn, Fraction(2), cap=50)
+    slow = nuts_gain_pmf(3, 1, r.dog_chance, r.acorn_chance, Fraction(1, 2), cap=50)
+    fast = nuts_gain_pmf(3, 1, r.dog_chance, r.acorn_chance, Fraction(2), cap=50)
     mean = lambda p: (p * np.arange(51)).sum()
-    assert mean(slow) < mean(nuts_gain_pmf(3, 1, r.p_dog, r.p_acorn, Fraction(1), cap=50)) < mean(fast)
+    assert mean(slow) < mean(nuts_gain_pmf(3, 1, r.dog_chance, r.acorn_chance, Fraction(1), cap=50)) < mean(fast)
 
 
-@pytest.mark.parametrize("rules", [
-    preset("rulebook"), preset("summary", players=3), preset("rulebook", players=4, target=70),
-    preset("rulebook", faces=(1, 1, 1), dog=(2, 3), speed=1.5, target=30), preset("summary", speed=0.5, target=20),
-    preset("rulebook", faces=(3, 0, 0), target=15),
-])
-def test_payouts_are_bit_for_bit_those_of_scipy_stats(rules, monkeypatch):
-    """The binomial kernel is called directly; scipy.stats.binom.pmf must give the same bits."""
-    from scipy.stats import binom
-
-    from solver import payout
-    fast = payout.nuts_payout_table(rules)
-    monkeypatch.setattr(payout, "binom_pmf", binom.pmf)
-    assert np.array_equal(fast, payout.nuts_payout_table(rules))

@@ -66,6 +66,17 @@ def test_best_response_beats_every_fixed_policy_against_the_same_opponents():
     assert best - opt_vs_hold > 1e-4          # exploiting hold:8 gains something over playing safe
 
 
+def test_pig_best_response_to_hold_20_reproduces_neller_presser_2004():
+    """Neller & Presser, "Optimal Play of the Dice Game Pig", UMAP Journal 25(1), 2004: against "hold at
+    20", the best response wins 58.74% of games when it moves first, and "hold at 20" wins 47.76% when it
+    moves first (the best response moving second wins 52.24%)."""
+    rules = Rules(game="pig", target=100)
+    first = evaluate_policies(rules, resolve(["best", "hold:20"], rules)).win
+    second = evaluate_policies(rules, resolve(["hold:20", "best"], rules)).win
+    assert round(first[0], 4) == 0.5874
+    assert round(second[0], 4) == 0.4776 and round(second[1], 4) == 0.5224
+
+
 def test_pig_best_response_to_hold_20_matches_a_literal_simulation():
     rules = Rules(game="pig", target=100)
     pols = resolve(["best", "hold:20"], rules)

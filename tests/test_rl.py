@@ -9,8 +9,10 @@ import warnings
 import numpy as np
 import pytest
 
-import gymnasium  # noqa: E402  (the README's test command installs ".[test,rl]")
-import pyspiel  # noqa: E402
+pytestmark = pytest.mark.rl
+gymnasium = pytest.importorskip("gymnasium", reason="the adapters' tests need the rl extra (pip install \".[rl]\")")
+pyspiel = pytest.importorskip("pyspiel", reason="the adapters' tests need the rl extra (pip install \".[rl]\")")
+pytest.importorskip("pettingzoo", reason="the adapters' tests need the rl extra (pip install \".[rl]\")")
 
 from solver import gymnasium_env, openspiel_game, pettingzoo_env  # noqa: E402,F401 (registers GoNuts-v0, python_gonuts)
 from solver.engine import solve  # noqa: E402
