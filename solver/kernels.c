@@ -65,17 +65,20 @@ static void free_turn_scratch(TurnScratch *s) {
  * probabilities and, when K = N + 1, the expected number of turns (each turn adds one). winv is
  * the value of winning now. With fixed, the decisions are read from pbits (the state's packed
  * policy) instead of being greedy. dec, rwc, rwb, swc, swb are (G + 1, D + 1). */
-static double turn_pass(const Model *m, int64_t idx, double y, int64_t K, const double *W, const double *winv,
-                        int fixed, const uint8_t *pbits, TurnScratch *s, uint8_t *dec,
-                        double *rwc, double *rwb, double *swc, double *swb, double *cout,
-                        double *lo_out, double *hi_out) {
-    const int64_t N = m->N, G = m->G, D = m->D, nd = m->nd, W1 = D + 1;
+static inline __attribute__((always_inline)) double
+turn_pass_k(const Model *m, int64_t idx, double y, const int64_t K, const int64_t N, const double *W,
+            const double *winv, int fixed, const uint8_t *pbits, TurnScratch *s, uint8_t *dec,
+            double *rwc, double *rwb, double *swc, double *swb, double *cout, double *lo_out, double *hi_out) {
+    const int64_t G = m->G, D = m->D, nd = m->nd, W1 = D + 1;
     const int64_t s0 = idx / m->Gpow, rest = idx % m->Gpow, h = G - s0;
-    double *Vc = s->Vc, *Vb = s->Vb, *Cg = s->Cg, *Ac = s->Ac, *Ab = s->Ab, *Rc = s->Rc, *Rb = s->Rb, *rc = s->rc;
+    double *restrict Vc = s->Vc, *restrict Vb = s->Vb, *restrict Cg = s->Cg, *restrict Ac = s->Ac,
+           *restrict Ab = s->Ab, *restrict Rc = s->Rc, *restrict Rb = s->Rb;
+    double rc[MAX_N + 1];         /* the roll's value, on the stack: kept in registers when K is known */
     const double *dists = m->dists, *tails = m->tails;
     for (int64_t g = 1; g < h; g++) {
         int64_t nidx = rest * G + s0 + g;
-        for (int64_t k = 0; k < N; k++) Cg[g * K + k] = W[nidx * K + MOD(k - 1, N)];
+        Cg[g * K] = W[nidx * K + N - 1];
+        for (int64_t k = 1; k < N; k++) Cg[g * K + k] = W[nidx * K + k - 1];
         for (int64_t k = N; k < K; k++) Cg[g * K + k] = W[nidx * K + k] + 1.0;
     }
     for (int64_t j = 0; j < nd; j++) {
@@ -162,6 +165,33 @@ static double turn_pass(const Model *m, int64_t idx, double y, int64_t K, const 
     *lo_out = lo;
     *hi_out = hi;
     return Vb[m->start];
+}
+
+/* turn_pass with the component count K (and the players N) known to the compiler for the usual games,
+ * so that the loops over components are unrolled and vectorised. Each component's additions keep
+ * their order, so the bits are those of the general loop. */
+static double turn_pass(const Model *m, int64_t idx, double y, int64_t K, const double *W, const double *winv,
+                        int fixed, const uint8_t *pbits, TurnScratch *s, uint8_t *dec,
+                        double *rwc, double *rwb, double *swc, double *swb, double *cout,
+                        double *lo_out, double *hi_out) {
+#define TURN_PASS(KK, NN) turn_pass_k(m, idx, y, KK, NN, W, winv, fixed, pbits, s, dec, rwc, rwb, swc, swb, cout, \
+                                      lo_out, hi_out)
+    const int64_t N = m->N;
+    if (K == N) {
+        switch (N) {
+            case 2: return TURN_PASS(2, 2);
+            case 3: return TURN_PASS(3, 3);
+            case 4: return TURN_PASS(4, 4);
+        }
+    } else if (K == N + 1) {
+        switch (N) {
+            case 2: return TURN_PASS(3, 2);
+            case 3: return TURN_PASS(4, 3);
+            case 4: return TURN_PASS(5, 4);
+        }
+    }
+    return TURN_PASS(K, N);
+#undef TURN_PASS
 }
 
 /* Exact values of an orbit under fixed decisions: W_i = c_i + b_i P W_{i+1}, W_L = W_0.
