@@ -29,7 +29,7 @@ typedef struct {
 } Model;
 
 typedef struct {
-    double *Vc, *Vb, *Cg, *Ac, *Ab, *Rc, *Rb, *rc;
+    double *Vc, *Vb, *Cg, *Ac, *Ab, *Rc, *Rb;
 } TurnScratch;
 
 #define MOD(a, n) ((((a) % (n)) + (n)) % (n))
@@ -47,12 +47,11 @@ static int turn_scratch(TurnScratch *s, const Model *m, int64_t K) {
     s->Ab = malloc(sizeof(double) * (nd > 0 ? nd : 1));
     s->Rc = malloc(sizeof(double) * (nd > 0 ? nd : 1) * K);
     s->Rb = malloc(sizeof(double) * (nd > 0 ? nd : 1));
-    s->rc = malloc(sizeof(double) * K);
-    return s->Vc && s->Vb && s->Cg && s->Ac && s->Ab && s->Rc && s->Rb && s->rc;
+    return s->Vc && s->Vb && s->Cg && s->Ac && s->Ab && s->Rc && s->Rb;
 }
 
 static void free_turn_scratch(TurnScratch *s) {
-    free(s->Vc); free(s->Vb); free(s->Cg); free(s->Ac); free(s->Ab); free(s->Rc); free(s->Rb); free(s->rc);
+    free(s->Vc); free(s->Vb); free(s->Cg); free(s->Ac); free(s->Ab); free(s->Rc); free(s->Rb);
 }
 
 /* Backward induction over one turn from state idx, the 0-gain continuation unknown.

@@ -134,19 +134,18 @@ def nuts_gain_mean(n_dice: int, opponents: int, p_dog, p_acorn, speed) -> float:
     what is left, at most P(T >= m) (r + 1) E[T'] with T' the k-opponent round
     restarted, is under 2^-64 of the sum.
     """
-    _, G = _ratio(p_dog, "p_dog")
-    H = G - Fraction(p_dog).numerator
-    k, r = opponents, Fraction(speed)
+    d, G = _ratio(p_dog, "p_dog")
+    H, k, r = G - d, opponents, Fraction(speed)
     total = Fraction(0)
     Gm = Hm = 1
+    at_least = Fraction(1)                                          # P(T >= 1)
     for m in range(1, _MAX_TICKS + 1):
-        at_least = Fraction(Gm ** k - (Gm - Hm) ** k, Gm ** k)     # P(T >= m) = P(T > m - 1)
         total += at_least * (throws(m, r) - throws(m - 1, r))
         Gm *= G
         Hm *= H
-        rest = Fraction(Gm ** k - (Gm - Hm) ** k, Gm ** k)          # P(T > m)
+        at_least = Fraction(Gm ** k - (Gm - Hm) ** k, Gm ** k)      # P(T > m) = P(T >= m + 1)
         # later ticks add at most P(T > m) (r + 1) per expected extra tick, and a
         # round restarted at m lasts at most k / p_dog ticks more on average
-        if rest == 0 or rest * (r + 1) * k / Fraction(p_dog) * 2 ** _REL_BITS < total:
+        if at_least == 0 or at_least * (r + 1) * k * G / d * 2 ** _REL_BITS < total:
             return float(n_dice * Fraction(p_acorn) * total)
     raise RulesError("dog: a Go Nuts! round is too long to tabulate exactly (dog face too rare)")
