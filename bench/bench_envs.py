@@ -15,7 +15,7 @@ warnings.simplefilter("ignore")
 
 
 def pz_steps(steps=40_000):
-    from solver import pettingzoo_env
+    from solver.adapters import pettingzoo_env
     env = pettingzoo_env.env()
     env.reset(seed=1)
     n, t0 = 0, time.perf_counter()
@@ -30,7 +30,8 @@ def pz_steps(steps=40_000):
 
 def gym_steps(steps=40_000):
     import gymnasium
-    import solver.gymnasium_env  # noqa: F401
+
+    import solver.adapters.gymnasium_env  # noqa: F401
     env = gymnasium.make("GoNuts-v0").unwrapped
     obs, _ = env.reset(seed=1)
     t0 = time.perf_counter()
@@ -42,11 +43,11 @@ def gym_steps(steps=40_000):
 
 
 def best_vs_optimal(repeats=7):
-    from solver.engine import solve
-    from solver.policies import hold
-    from solver.respond import respond
-    from solver.rules import preset
-    from solver.turn import turn_model
+    from solver.engine.respond import respond
+    from solver.engine.solve import solve
+    from solver.game.rules import preset
+    from solver.game.turn import turn_model
+    from solver.lab.policies import hold
     rules = preset("rulebook")
     model = turn_model(rules)
     bits = hold(20, 50, 5).bits(50, 2, 5)

@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT))
 PLAIN_SCRIPT = """
 import sys; sys.path.insert(0, {root!r})
 import numpy as np
-from solver.bellman import plain_value_iteration
-from solver.rules import preset
+from solver.reference.bellman import plain_value_iteration
+from solver.game.rules import preset
 W, roll, sweeps, residual = plain_value_iteration(preset("rulebook", players={players}, target={target}))
 np.savez_compressed({out!r}, start_win=W, roll=roll)
 """
@@ -129,8 +129,8 @@ def goal_advise(repeats):
 
 
 def goal_estimates(tmp, players, targets):
-    from solver.resources import estimate
-    from solver.rules import preset
+    from solver.engine.resources import estimate
+    from solver.game.rules import preset
     rows, worst = [], 1.0
     print("4. the estimate printed before a build against the build, whole process:")
     for N in players:
@@ -148,8 +148,9 @@ def goal_estimates(tmp, players, targets):
 
 def goal_hostile(tmp):
     sys.path.insert(0, str(ROOT / "tests"))
-    from test_hostile_tables import CASES, PEAK, SHIPPED, _cases, write_zip
     import zipfile
+
+    from test_hostile_tables import CASES, PEAK, SHIPPED, _cases, write_zip
     with zipfile.ZipFile(SHIPPED) as z:
         legit = {i.filename[:-4]: z.read(i) for i in z.infolist()}
 
@@ -166,8 +167,8 @@ def goal_hostile(tmp):
     for case in CASES:
         path = tmp / "hostile.npz"
         write_zip(path, cases[case][0])
-        from solver import tables
         from solver.errors import TableError
+        from solver.store import tables
         t0 = time.perf_counter()
         try:
             tables.load(path)
@@ -191,7 +192,7 @@ def main():
     env_cache = tempfile.mkdtemp(prefix="gonuts-bench-cache-")
     os.environ.setdefault("GONUTS_SOLVE_CACHE", env_cache)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; table cache {os.environ['GONUTS_SOLVE_CACHE']}")
-    from solver.kernels import load
+    from solver.engine.kernels import load
     load()                                          # compile the kernel once, outside the timings
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)

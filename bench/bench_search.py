@@ -26,9 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 RACE = """
 import sys; sys.path.insert(0, {root!r})
-from solver.build import table_for
-from solver.rules import preset
-from solver.strategy import race_rules
+from solver.store.build import table_for
+from solver.game.rules import preset
+from solver.lab.strategy import race_rules
 rules = preset("rulebook", players={players})
 res = race_rules(rules, table_for(rules), {start!r})
 print(res.best.name, res.best.gives_up, res.evaluations)
@@ -42,11 +42,11 @@ def inner(players):
     """Seconds per rule: evaluate against Versus (20 rules per pass), same rules, same numbers."""
     import numpy as np
 
-    from solver.build import table_for
-    from solver.policies import TablePolicy, parse
-    from solver.rules import preset
-    from solver.strategy import evaluate_policies
-    from solver.versus import Versus
+    from solver.game.rules import preset
+    from solver.lab.policies import TablePolicy, parse
+    from solver.lab.strategy import evaluate_policies
+    from solver.lab.versus import Versus
+    from solver.store.build import table_for
     rules = preset("rulebook", players=players)
     table = table_for(rules)
     specs = [f"hold:{k}" for k in range(5, 25)]

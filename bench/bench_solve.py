@@ -23,11 +23,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.bellman import plain_value_iteration  # noqa: E402
-from solver.engine import solve  # noqa: E402
-from solver.payout import nuts_payout_table  # noqa: E402
-from solver.rules import preset  # noqa: E402
-from solver.turn import gonuts_turn  # noqa: E402
+from solver.engine.solve import solve  # noqa: E402
+from solver.game.payout import nuts_payout_table  # noqa: E402
+from solver.game.rules import preset  # noqa: E402
+from solver.game.turn import gonuts_turn  # noqa: E402
+from solver.reference.bellman import plain_value_iteration  # noqa: E402
 
 
 def time_ours(rules, repeats):
@@ -63,7 +63,7 @@ def bench_players(N, target, preset_name, repeats, plain):
 def bench_four(target, preset_name):
     """Run in a child process so that its peak memory is its own."""
     code = (f"import sys, time, json, resource; sys.path.insert(0, {str(ROOT)!r})\n"
-            "from bench.bench_solve import time_ours\nfrom solver.rules import preset\n"
+            "from bench.bench_solve import time_ours\nfrom solver.game.rules import preset\n"
             f"r = preset({preset_name!r}, players=4, target={target})\n"
             "time_ours(preset('rulebook', players=4, target=4), 1)\n"
             "s, res = time_ours(r, 1)\n"

@@ -1,4 +1,4 @@
-"""Regenerate the README's results tables, exactly, in one run.
+"""Regenerate the results tables of docs/results.md (and the README's), exactly, in one run.
 
     python bench/report.py                  # every table (about 25 minutes, 6 GiB; builds the 4-player tables once)
     python bench/report.py --only fair      # one section: who, simple, exploit, fair, rules, pig
@@ -18,9 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.build import table_for  # noqa: E402
-from solver.locate import cache_dir  # noqa: E402
-from solver.rules import preset  # noqa: E402
+from solver.files import cache_dir  # noqa: E402
+from solver.game.rules import preset  # noqa: E402
+from solver.store.build import table_for  # noqa: E402
 
 
 def pct(x):
@@ -47,7 +47,7 @@ SIMPLE = {2: ["hold:10", "hold:11/1", "dice:5-7-15-27-37", "maxpoints"],
 
 def exploit(players=(2, 3)):
     """Each simple rule against optimal opponents and against opponents who exploit it exactly."""
-    from solver.strategy import evaluate_policies, resolve
+    from solver.lab.strategy import evaluate_policies, resolve
     print("\n### Simple rules against optimal play and against their best response (rulebook, target 50)\n")
     print("Command: `python bench/report.py --only exploit`. One seat plays the rule, every other seat plays "
           "optimally (max-n) or plays the exact best response to it (the max-n solution among the "
@@ -69,7 +69,7 @@ def exploit(players=(2, 3)):
 
 def fair(quick=False):
     """The fairest integer head starts, every player count and reading (exact, from the tables)."""
-    from solver.fair import fair_start
+    from solver.lab.fair import fair_start
     print("\n### Fair head starts (target 50, optimal play by everyone)\n")
     print("Command: `python bench/report.py --only fair`, or one row: `gonuts-solve fair --players N --rules R`. "
           "Seat 1 moves first and starts at 0; each later seat starts with the points shown.\n")
@@ -91,7 +91,7 @@ RACE_START = {("rulebook", 2): (5, 7, 15, 27, 37), ("summary", 2): (43, 50, 50, 
 
 def rules_(quick=False):
     """Score-aware "keep pace, end race" rules: exact search against optimal opponents."""
-    from solver.strategy import race_rules
+    from solver.lab.strategy import race_rules
     print("\n### Score-aware rules against optimal play (target 50)\n")
     print("Command: `python bench/report.py --only rules` (2 and 3 players: seconds each; 4 players: minutes). "
           "`race:K1-K2-K3-K4-K5/P/E`: once anyone is within E points of the target, roll until you can win; "
@@ -111,9 +111,9 @@ def rules_(quick=False):
 
 def pig(quick=False):
     """Pig's practical rules (Neller and Presser 2010) evaluated exactly against optimal play."""
-    from solver.rules import Rules
-    from solver.strategy import evaluate_policies, race_rules, resolve
-    from solver.versus import scoring_turns
+    from solver.game.rules import Rules
+    from solver.lab.strategy import evaluate_policies, race_rules, resolve
+    from solver.lab.versus import scoring_turns
     rules = Rules(game="pig", target=100)
     table = table_for(rules)
     print("\n### Pig (target 100): practical rules against optimal play\n")
@@ -151,7 +151,7 @@ def who(quick=False):
 
 def simple(quick=False):
     """The best simple rules against optimal opponents (gonuts-solve simple-rules)."""
-    from solver.strategy import simple_rules
+    from solver.lab.strategy import simple_rules
     print("\n### The best simple rules against optimal play (target 50)\n")
     print("Command: `python bench/report.py --only simple`, or one row: `gonuts-solve simple-rules [--players N] "
           "[--rules summary]`. Points given up below the fair share, averaged over who moves first.\n")

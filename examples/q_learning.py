@@ -22,11 +22,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import gymnasium  # noqa: E402
 
-import solver.gymnasium_env  # noqa: E402,F401  (registers GoNuts-v0)
-from solver.live import optimal_table  # noqa: E402
-from solver.policies import CallablePolicy  # noqa: E402
-from solver.rules import preset  # noqa: E402
-from solver.strategy import evaluate_policies, resolve  # noqa: E402
+import solver.adapters.gymnasium_env  # noqa: E402,F401  (registers GoNuts-v0)
+from solver.adapters.live import optimal_table  # noqa: E402
+from solver.game.rules import preset  # noqa: E402
+from solver.lab.policies import CallablePolicy  # noqa: E402
+from solver.lab.strategy import evaluate_policies, resolve  # noqa: E402
 
 
 def train(env, episodes, alpha, epsilon, rng):

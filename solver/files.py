@@ -1,4 +1,4 @@
-"""Writing files safely: a destination checked before any work, and atomic replacement.
+"""Files: where the cache lives, a destination checked before any work, and atomic replacement.
 
 A file is written to a temporary file in the destination's folder, fsynced and
 renamed, so it appears under its name only when complete.
@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .errors import GonutsError
+from solver.errors import GonutsError
 
 
 def check_destination(out, error=GonutsError) -> Path:
@@ -50,3 +50,9 @@ def atomic_write(path, write, error=GonutsError) -> None:
             os.close(dfd)
     except OSError:
         pass
+
+
+def cache_dir() -> Path:
+    """Where built tables, checked copies and the compiled kernel are kept: ``$GONUTS_SOLVE_CACHE``,
+    else ``~/.cache/gonuts-solve``."""
+    return Path(os.environ.get("GONUTS_SOLVE_CACHE") or Path.home() / ".cache" / "gonuts-solve")

@@ -8,8 +8,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from solver import build as builder, tables  # noqa: E402
-from solver.rules import preset  # noqa: E402
+from solver.game.rules import preset  # noqa: E402
+from solver.store import build as builder
+from solver.store import tables  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -3,10 +3,10 @@ import os
 
 import pytest
 
-from solver import checked
-from solver.advise import advise, advise_path
 from solver.errors import TableError
-from solver.rules import preset
+from solver.game.rules import preset
+from solver.play.advise import advise, advise_path
+from solver.store import checked
 
 
 @pytest.fixture

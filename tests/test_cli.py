@@ -29,6 +29,34 @@ def run(*args, cache=None, check_ok=None):
     return p
 
 
+def run_here(*args, cache=None):
+    """``run`` in this process (cli.main, stdout and stderr captured): the same exit code and output without
+    the interpreter's start-up, for tables of many refusals."""
+    import contextlib
+    import io
+
+    import cli
+    out, err = io.StringIO(), io.StringIO()
+    saved = {k: os.environ.get(k) for k in ("GONUTS_SOLVE_CACHE", "GONUTS_DEBUG")}
+    if cache is not None:
+        os.environ["GONUTS_SOLVE_CACHE"] = str(cache)
+    os.environ.pop("GONUTS_DEBUG", None)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                cli.main([str(a) for a in args])
+                code = 0
+            except SystemExit as exc:
+                code = exc.code
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
 def assert_one_line_error(p):
     assert p.returncode != 0
     assert "Traceback" not in p.stderr and "Traceback" not in p.stdout
@@ -81,7 +109,7 @@ def test_advise_imports_neither_numpy_nor_the_solver(scores):
     code = ("import sys, cli\n"
             f"try:\n    cli.main(['advise', '--scores', '{scores}', '--turn', '7', '--dice', '3'])\n"
             "except SystemExit as e:\n    assert e.code == 0, e.code\n"
-            "heavy = [m for m in ('numpy', 'numba', 'scipy', 'solver.engine', 'solver.kernels') if m in sys.modules]\n"
+            "heavy = [m for m in ('numpy', 'numba', 'scipy', 'solver.engine.solve', 'solver.engine.kernels') if m in sys.modules]\n"
             "print(heavy)\n")
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
@@ -99,6 +127,7 @@ def test_advise_three_players_reports_every_seat():
     assert "you" in text and "+2" in text
 
 
+@pytest.mark.slow
 def test_other_rules_are_built_on_demand_and_cached(cache):
     args = ("advise", "--scores", "5,9", "--turn", "2", "--dice", "4", "--rules", "summary", "--target", "15",
             "--json")
@@ -109,6 +138,7 @@ def test_other_rules_are_built_on_demand_and_cached(cache):
     assert second.stderr == "" and json.loads(second.stdout) == json.loads(first.stdout)
 
 
+@pytest.mark.slow
 def test_build_then_info_then_advise_from_table(tmp_path):
     out = tmp_path / "pig.npz"
     p = run("build", "--game", "pig", "--target", "20", "--out", out, "--json", check_ok=True)
@@ -178,11 +208,20 @@ MISTAKES = [
 
 @pytest.mark.parametrize("args, code", MISTAKES, ids=lambda v: " ".join(v) if isinstance(v, tuple) else str(v))
 def test_bad_input_gets_one_line_and_the_rules_exit_code(args, code, cache):
-    p = run(*args, cache=cache)
+    p = run_here(*args, cache=cache)
     assert_one_line_error(p)
     assert p.returncode == code, p.stderr
 
 
+@pytest.mark.parametrize("args, code", MISTAKES[::9], ids=lambda v: " ".join(v) if isinstance(v, tuple) else str(v))
+def test_the_same_mistakes_in_a_real_process(args, code, cache):
+    """run_here is faithful: a sample of the table through the real interpreter gives the same."""
+    p, q = run(*args, cache=cache), run_here(*args, cache=cache)
+    assert (p.returncode, p.stdout, p.stderr) == (q.returncode, q.stdout, q.stderr)
+
+
+
+@pytest.mark.slow
 def test_long_work_reports_progress_when_stderr_is_not_a_terminal(tmp_path):
     """Piped stderr: a line at least every GONUTS_SOLVE_PROGRESS_EVERY seconds, one at the end, no stray label."""
     env = {**os.environ, "GONUTS_SOLVE_PROGRESS_EVERY": "0.2", "GONUTS_SOLVE_CACHE": str(tmp_path / "cache")}
@@ -210,6 +249,7 @@ def test_help(cmd):
     assert "Usage" in p.stdout
 
 
+@pytest.mark.slow
 def test_advise_four_players_on_demand_uses_packed_decisions(cache):
     args = ("advise", "--scores", "1,2,3,4", "--turn", "2", "--dice", "3", "--target", "8", "--json")
     out = json.loads(run(*args, cache=cache, check_ok=True).stdout)
@@ -222,6 +262,7 @@ def test_advise_four_players_on_demand_uses_packed_decisions(cache):
     assert roll[2, 3] == (out["action"] == "roll")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["boundary", "win", "payout"])
 def test_plots_are_written(kind, tmp_path):
     pytest.importorskip("matplotlib")
@@ -232,13 +273,14 @@ def test_plots_are_written(kind, tmp_path):
     assert not [q for q in tmp_path.iterdir() if q.name.startswith(".")]
 
 
+@pytest.mark.slow
 def test_plot_refuses_unknown_formats_and_kinds(tmp_path):
     assert_one_line_error(run("plot", "win", "--out", tmp_path / "x.jpg"))
     assert_one_line_error(run("plot", "pie"))
 
 
 def test_stopping_threshold_matches_the_decisions():
-    from solver.plots import stop_threshold
+    from solver.lab.plots import stop_threshold
     z = _shipped()
     thr = stop_threshold(z["roll"].copy())
     for s0, s1, n in [(0, 0, 3), (20, 35, 1), (10, 45, 5), (30, 10, 4)]:
@@ -247,6 +289,7 @@ def test_stopping_threshold_matches_the_decisions():
         assert all(z["roll"][s0, s1, u, n] for u in range(1 if n == 5 else 0, min(t, 50)))
 
 
+@pytest.mark.slow
 def test_evaluate_json_and_both_orders():
     out = json.loads(run("evaluate", "--policies", "optimal,optimal", "--both-orders", "--json", check_ok=True).stdout)
     z = _shipped()
@@ -257,6 +300,7 @@ def test_evaluate_json_and_both_orders():
     assert "seat 2" in text and "expected game length" in text
 
 
+@pytest.mark.slow
 def test_user_callable_policy_matches_the_builtin_rule(tmp_path):
     f = tmp_path / "mine.py"
     f.write_text("def cautious(scores, turn, dice):\n    return turn < 12\n")
@@ -265,6 +309,7 @@ def test_user_callable_policy_matches_the_builtin_rule(tmp_path):
     assert mine["win"] == pytest.approx(ref["win"], abs=1e-14)
 
 
+@pytest.mark.slow
 def test_simulate_json_is_seeded():
     args = ("simulate", "--policies", "hold:15,maxpoints", "--games", "3000", "--seed", "5", "--json")
     a = json.loads(run(*args, check_ok=True).stdout)
@@ -274,6 +319,7 @@ def test_simulate_json_is_seeded():
     assert all(abs(w - e) < 3 * s for w, e, s in zip(a["win"], ev["win"], a["stderr"]))
 
 
+@pytest.mark.slow
 def test_simple_rules_never_beat_optimal_with_two_players(cache):
     p = run("simple-rules", "--target", "15", "--json", cache=cache, check_ok=True)
     out = json.loads(p.stdout)
@@ -301,6 +347,7 @@ def test_strategy_bad_input(args, cache):
     assert_one_line_error(run(*args, cache=cache))
 
 
+@pytest.mark.slow
 def test_broken_callable_is_one_line(tmp_path):
     f = tmp_path / "bad.py"
     f.write_text("def boom(scores, turn, dice):\n    raise ValueError('no')\n"
@@ -316,6 +363,7 @@ def test_version():
     assert run("--version", check_ok=True).stdout.strip().endswith(__version__)
 
 
+@pytest.mark.slow
 def test_unusable_cached_table_is_rebuilt(tmp_path):
     (tmp_path / "gonuts-2p-t12-rulebook.npz").write_bytes(b"not a table")
     p = run("advise", "--scores", "3,4", "--target", "12", "--json", cache=tmp_path, check_ok=True)

@@ -6,12 +6,12 @@ from math import comb
 import numpy as np
 import pytest
 
-from solver import engine
-from solver.bellman import bellman, plain_value_iteration
-from solver.engine import ConvergenceWarning, solve
-from solver.payout import nuts_payout_table
-from solver.rules import Rules, preset
-from solver.turn import turn_model
+import solver.engine.solve as engine
+from solver.engine.solve import ConvergenceWarning, solve
+from solver.game.payout import nuts_payout_table
+from solver.game.rules import Rules, preset
+from solver.game.turn import turn_model
+from solver.reference.bellman import bellman, plain_value_iteration
 
 
 def test_pig_reproduces_neller_presser_2004():
@@ -69,6 +69,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", CASES, ids=lambda r: r.describe())
 def test_engine_agrees_with_plain_global_value_iteration(rules):
     """Every start state to 1e-9 and every decision identical, except where the two actions tie within 1e-9."""
@@ -143,8 +144,9 @@ def test_non_convergence_is_reported_and_warned(monkeypatch):
 _REBUILD = """
 import hashlib, sys, tempfile
 from pathlib import Path
-from solver import build, tables
-from solver.rules import preset
+from solver.store import build
+from solver.store import tables
+from solver.game.rules import preset
 with tempfile.TemporaryDirectory() as d:
     for players in (2, 3):
         out = Path(d) / f"{players}.npz"
@@ -186,7 +188,7 @@ def test_builds_reproduce_the_shipped_tables_bit_for_bit_in_every_environment(tm
     import sys
     from pathlib import Path
 
-    from solver import tables
+    from solver.store import tables
     root = Path(__file__).resolve().parent.parent
     want = {}
     for players in (2, 3):
@@ -207,7 +209,7 @@ def test_builds_reproduce_the_shipped_tables_bit_for_bit_in_every_environment(tm
 
 
 def test_kernel_thread_count_is_checked(monkeypatch):
-    from solver import kernels
+    from solver.engine import kernels
     from solver.errors import GonutsError
     monkeypatch.setenv("GONUTS_SOLVE_THREADS", "3")
     assert kernels.threads() == 3
@@ -218,6 +220,7 @@ def test_kernel_thread_count_is_checked(monkeypatch):
     assert 1 <= kernels.threads() <= len(os.sched_getaffinity(0))
 
 
+@pytest.mark.slow
 def test_the_compile_message_appears_only_when_compiling(tmp_path):
     import os
     import subprocess

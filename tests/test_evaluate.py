@@ -2,14 +2,14 @@
 import numpy as np
 import pytest
 
-from solver.bellman import plain_policy_evaluation
-from solver.evaluate import evaluate
-from solver.payout import nuts_payout_table
-from solver.policies import PolicyError, hold, parse
-from solver.tables import unpack_roll
-from solver.rules import Rules, preset
-from solver.simulate import simulate
-from solver.turn import gonuts_turn, turn_model
+from solver.engine.evaluate import evaluate
+from solver.engine.solve import unpack_roll
+from solver.game.payout import nuts_payout_table
+from solver.game.rules import Rules, preset
+from solver.game.turn import gonuts_turn, turn_model
+from solver.lab.policies import PolicyError, hold, parse
+from solver.reference.bellman import plain_policy_evaluation
+from solver.reference.simulate import simulate
 
 
 def _eval(rules, specs, table=None):
@@ -36,6 +36,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules, specs", CASES, ids=lambda x: getattr(x, "describe", lambda: str(x))())
 def test_exact_evaluation_agrees_with_plain_policy_iteration(rules, specs):
     ev, pols = _eval(rules, specs)
@@ -56,6 +57,7 @@ def test_expected_turns_closed_form_target_one():
 
 @pytest.mark.parametrize("specs, seed", [(["optimal", "hold:20"], 1), (["maxpoints", "optimal"], 2),
                                          (["hold:10/2", "dice:3-4-8-15-30"], 3)])
+@pytest.mark.slow
 def test_simulation_agrees_with_exact_evaluation(specs, seed, rulebook2):
     ev, pols = _eval(rulebook2.rules, specs, rulebook2)
     games = 20_000
@@ -84,7 +86,7 @@ def test_bad_policy_specs_are_refused(spec):
 
 
 def test_broken_callables_are_reported():
-    from solver.policies import CallablePolicy
+    from solver.lab.policies import CallablePolicy
     bad = CallablePolicy(lambda s, t, n: 1 / 0, "boom")
     with pytest.raises(PolicyError, match="ZeroDivisionError"):
         bad.bits(5, 2, 5)

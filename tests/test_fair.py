@@ -7,12 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver import tables
-from solver.fair import fair_start
-from solver.locate import find_table
-from solver.policies import TablePolicy
-from solver.rules import preset
-from solver.simulate import simulate
+from solver.game.rules import preset
+from solver.lab.fair import fair_start
+from solver.lab.policies import TablePolicy
+from solver.reference.simulate import simulate
+from solver.store import tables
+from solver.store.locate import find_table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,6 +32,7 @@ def test_the_search_is_the_best_of_a_plain_loop(players):
     assert res.deviation < max(abs(p - 1 / N) for p in res.before)
 
 
+@pytest.mark.slow
 def test_head_started_games_played_literally_win_as_the_table_says():
     table = tables.load(find_table(preset("rulebook")))
     res = fair_start(table)
@@ -42,6 +43,7 @@ def test_head_started_games_played_literally_win_as_the_table_says():
         assert abs(sim.win_rate[k] - res.after[k]) < 4 * sim.stderr[k]
 
 
+@pytest.mark.slow
 def test_fair_command_json_and_bad_input():
     p = subprocess.run([sys.executable, "-m", "cli", "fair", "--players", "3", "--json"], cwd=ROOT,
                        capture_output=True, text=True, timeout=120)

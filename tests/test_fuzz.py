@@ -7,11 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, event, given, settings, strategies as st
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 import cli
-from solver import tables
 from solver.errors import TableError
+from solver.store import tables
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = {2: ROOT / "tables" / "gonuts-2p-t50-rulebook.npz", 3: ROOT / "tables" / "gonuts-3p-t50-rulebook.npz"}
@@ -56,6 +57,7 @@ def scores_for(players):
 @given(players=st.sampled_from([2, 3]).flatmap(lambda n: st.tuples(st.just(n), scores_for(n))),
        turn=st.one_of(st.integers(0, 55).map(str), st.integers(0, 55).map(str), number, junk),
        dice=st.one_of(st.integers(1, 5).map(str), st.integers(1, 5).map(str), number, junk))
+@pytest.mark.slow
 def test_advise_never_crashes(players, turn, dice):
     players, scores = players
     argv = ["advise", "--table", str(SHIPPED[players]), "--scores", scores, "--turn", turn, "--dice", dice, "--json"]

@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver import tables
 from solver.errors import TableError
+from solver.store import tables
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "tables" / "gonuts-2p-t50-rulebook.npz"
@@ -145,7 +145,7 @@ CASES = ["extra member declaring 64 GiB, stored", "extra member declaring 64 GiB
 
 PEAK = """
 import resource, sys
-from solver import tables
+from solver.store import tables
 from solver.errors import TableError
 try:
     tables.load(sys.argv[1])

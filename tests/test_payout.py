@@ -1,13 +1,13 @@
 """Go Nuts! payouts against closed forms and a literal simulation of the dog race."""
 from fractions import Fraction
-from math import comb, sqrt, log
+from math import comb, log, sqrt
 
 import numpy as np
 import pytest
 
-from solver.payout import nuts_gain_mean, nuts_gain_pmf, nuts_payout_table
-from solver.rules import preset
-from solver.simulate import simulate_nuts_round
+from solver.game.payout import nuts_gain_mean, nuts_gain_pmf, nuts_payout_table
+from solver.game.rules import preset
+from solver.reference.simulate import simulate_nuts_round
 
 
 def _zero_gain_closed_form(n, k, p_dog, p_acorn):
@@ -66,6 +66,7 @@ def test_zero_gain_and_mean_match_closed_forms(n, k):
     assert nuts_gain_mean(n, k, pd, pa, Fraction(1)) == float(_mean_closed_form(n, k, pd, pa))
 
 
+@pytest.mark.slow
 def test_payouts_agree_with_a_floating_point_sum_of_scipy_binomials():
     """A second method: P(T = m) from the closed form, binomials from scipy.stats, summed over 600 ticks."""
     from scipy.stats import binom

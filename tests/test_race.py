@@ -2,17 +2,18 @@
 import numpy as np
 import pytest
 
-from solver.bellman import plain_policy_evaluation
-from solver.engine import solve
-from solver.policies import Policy, PolicyError, parse
-from solver.rules import Rules, preset
-from solver.strategy import evaluate_policies, race_rules
-from solver.tables import Table
-from solver.turn import turn_model
+from solver.engine.solve import solve
+from solver.game.rules import Rules, preset
+from solver.game.turn import turn_model
+from solver.lab.policies import Policy, PolicyError, parse
+from solver.lab.strategy import evaluate_policies, race_rules
+from solver.reference.bellman import plain_policy_evaluation
+from solver.store.tables import Table
 
 
 @pytest.mark.parametrize("players, spec", [(2, "race:5-7-15-27-37/8/10"), (3, "race:3-9-12-20-40/5/0"),
                                            (4, "race:2-4-6-8-9/0/3")])
+@pytest.mark.slow
 def test_packed_decisions_equal_the_rule_state_by_state(players, spec):
     G = 50 if players < 4 else 10
     rules = preset("rulebook", players=players, target=G)
@@ -44,6 +45,7 @@ def test_bad_race_rules_are_refused(spec, message):
 
 @pytest.mark.parametrize("rules, start", [(preset("rulebook", target=20), (2, 3, 6, 10, 14)),
                                           (Rules(game="pig", target=40), (15,))])
+@pytest.mark.slow
 def test_the_search_is_exact_and_never_worse_than_where_it_started(rules, start):
     model = turn_model(rules)
     res = solve(model, rules.players, rules.target)

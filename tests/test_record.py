@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.bellman import bellman
-from solver.record import RecordError, replay, review
-from solver.rules import N_DICE
+from solver.game.rules import N_DICE
+from solver.play.record import RecordError, replay, review
+from solver.reference.bellman import bellman
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -165,7 +165,7 @@ def test_malformed_headers_are_refused(change, message):
 # -- the review, against the independent Bellman operator -------------------------------------------
 
 def _oracle(table, scores, turn, dice):
-    """Both actions' win probability for the player to move, from start_win by solver.bellman."""
+    """Both actions' win probability for the player to move, from start_win by solver.reference.bellman."""
     rules = table.rules
     state = np.ravel_multi_index(tuple(scores), (rules.target,) * rules.players)
     b = bellman(rules, table.arrays.get("nuts_payout"), table.arrays["start_win"], [state])
@@ -202,6 +202,7 @@ def _cli(*args, cache):
                           capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow
 def test_review_command_json_and_text(tmp_path, rulebook2):
     events, _, _ = _literal_game(3, "rulebook", 2)
     path = tmp_path / "game.json"

@@ -8,13 +8,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.bellman import plain_policy_evaluation
-from solver.engine import solve
-from solver.policies import hold, thresholds
-from solver.respond import respond
-from solver.rules import Rules, preset
-from solver.strategy import evaluate_policies, resolve, simulate_policies
-from solver.turn import turn_model
+from solver.engine.respond import respond
+from solver.engine.solve import solve
+from solver.game.rules import Rules, preset
+from solver.game.turn import turn_model
+from solver.lab.policies import hold, thresholds
+from solver.lab.strategy import evaluate_policies, resolve, simulate_policies
+from solver.reference.bellman import plain_policy_evaluation
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,6 +39,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules, specs", CASES)
 def test_best_response_agrees_with_plain_value_iteration(rules, specs):
     """The oracle: Jacobi sweeps of the plain Bellman operator, greedy for the best seats."""
@@ -77,6 +78,7 @@ def test_pig_best_response_to_hold_20_reproduces_neller_presser_2004():
     assert round(second[0], 4) == 0.4776 and round(second[1], 4) == 0.5224
 
 
+@pytest.mark.slow
 def test_pig_best_response_to_hold_20_matches_a_literal_simulation():
     rules = Rules(game="pig", target=100)
     pols = resolve(["best", "hold:20"], rules)
@@ -88,6 +90,7 @@ def test_pig_best_response_to_hold_20_matches_a_literal_simulation():
     assert evaluate_policies(rules, [opt[0], pols[1]]).win[0] < exact
 
 
+@pytest.mark.slow
 def test_evaluate_command_reports_the_best_response_and_its_convergence():
     p = subprocess.run([sys.executable, "-m", "cli", "evaluate", "--game", "pig", "--target", "100", "--policies",
                         "best,hold:20", "--both-orders", "--json"], cwd=ROOT, capture_output=True, text=True,

@@ -14,10 +14,10 @@ gymnasium = pytest.importorskip("gymnasium", reason="the adapters' tests need th
 pyspiel = pytest.importorskip("pyspiel", reason="the adapters' tests need the rl extra (pip install \".[rl]\")")
 pytest.importorskip("pettingzoo", reason="the adapters' tests need the rl extra (pip install \".[rl]\")")
 
-from solver import gymnasium_env, openspiel_game, pettingzoo_env  # noqa: E402,F401 (registers GoNuts-v0, python_gonuts)
-from solver.engine import solve  # noqa: E402
-from solver.rules import preset  # noqa: E402
-from solver.turn import turn_model  # noqa: E402
+from solver.adapters import gymnasium_env, openspiel_game, pettingzoo_env  # noqa: E402,F401 (registers GoNuts-v0, python_gonuts)
+from solver.engine.solve import solve  # noqa: E402
+from solver.game.rules import preset  # noqa: E402
+from solver.game.turn import turn_model  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -29,6 +29,7 @@ def _cache(tmp_path_factory, monkeypatch):
 
 @pytest.mark.parametrize("kwargs", [{}, {"players": 3, "target": 20, "rules": "summary"},
                                     {"players": 4, "target": 8, "game": "pig"}])
+@pytest.mark.slow
 def test_pettingzoo_api_and_seed_tests(kwargs):
     from pettingzoo.test import api_test, seed_test
     with warnings.catch_warnings():
@@ -54,6 +55,7 @@ def _play_pz(env, seed, games):
     return wins
 
 
+@pytest.mark.slow
 def test_pettingzoo_games_with_optimal_agents_win_as_the_table_says():
     """Literal play through the environment agrees with the exact first-player advantage."""
     env = pettingzoo_env.env(players=2, target=30)
@@ -66,8 +68,8 @@ def test_pettingzoo_games_with_optimal_agents_win_as_the_table_says():
 
 
 def test_pettingzoo_info_is_the_table_and_regret_is_measured():
-    from solver import tables
-    from solver.locate import find_table
+    from solver.store import tables
+    from solver.store.locate import find_table
     env = pettingzoo_env.env()
     env.reset(seed=3)
     table = tables.load(find_table(preset("rulebook")))
@@ -116,6 +118,7 @@ def test_pettingzoo_terminal_rewards_are_zero_sum():
 
 @pytest.mark.parametrize("kwargs", [{}, {"players": 3, "target": 20, "rules": "summary", "seat": 1,
                                          "opponents": "optimal,hold:8"}, {"game": "pig", "target": 30}])
+@pytest.mark.slow
 def test_gymnasium_check_env(kwargs):
     from gymnasium.utils.env_checker import check_env
     with warnings.catch_warnings():
@@ -192,6 +195,7 @@ def _openspiel_values(game):
 
 @pytest.mark.parametrize("reading, target", [("rulebook", 3), ("rulebook", 6), ("rulebook", 10), ("summary", 3),
                                              ("summary", 8)])
+@pytest.mark.slow
 def test_openspiel_value_iteration_reproduces_our_tables(reading, target):
     game = pyspiel.load_game(f"python_gonuts(players=2,target={target},rules={reading})")
     values = _openspiel_values(game)
@@ -239,6 +243,7 @@ def test_openspiel_refuses_bad_parameters():
             pyspiel.load_game(f"python_gonuts({bad})")
 
 
+@pytest.mark.slow
 def test_the_worked_example_trains_and_is_evaluated_exactly():
     import subprocess
     from pathlib import Path

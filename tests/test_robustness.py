@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver import build as builder, tables
 from solver.errors import TableError
-from solver.rules import preset
+from solver.game.rules import preset
+from solver.store import build as builder
+from solver.store import tables
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES4 = preset(players=4, target=30)
@@ -38,6 +39,7 @@ def _wait_for(path, proc, seconds=120):
         time.sleep(0.02)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
 def test_interrupted_build_leaves_no_table_and_resumes_identically(sig, tmp_path, reference4):
     out = tmp_path / "t4.npz"
@@ -99,6 +101,7 @@ def _resave(t, path, **changes):
     return path
 
 
+@pytest.mark.slow
 def test_verify_passes_a_good_table_and_fails_wrong_ones(tmp_path):
     good = ROOT / "tables" / "gonuts-2p-t50-rulebook.npz"
     ok = subprocess.run([sys.executable, "-m", "cli", "verify", good, "--json"], cwd=ROOT, capture_output=True,

@@ -1,7 +1,7 @@
 import pytest
 
 from solver.errors import RulesError
-from solver.rules import Rules, preset
+from solver.game.rules import Rules, preset
 
 
 def test_presets_follow_the_readings_table():

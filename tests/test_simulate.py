@@ -2,12 +2,13 @@
 import numpy as np
 import pytest
 
-from solver.policies import TablePolicy
-from solver.simulate import simulate
+from solver.lab.policies import TablePolicy
+from solver.reference.simulate import simulate
 
 GAMES = 20_000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, seed", [("rulebook", 2024), ("summary", 7)])
 def test_first_player_win_matches_simulation(name, seed, rulebook2, summary2):
     t = rulebook2 if name == "rulebook" else summary2

@@ -5,9 +5,9 @@ import zipfile
 import numpy as np
 import pytest
 
-from solver import tables
 from solver.errors import TableError
-from solver.rules import preset
+from solver.game.rules import preset
+from solver.store import tables
 
 
 def _copy_arrays(t):

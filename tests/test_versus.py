@@ -8,14 +8,14 @@ share no code beyond the turn model, so agreement to rounding is evidence for bo
 import numpy as np
 import pytest
 
-from solver.engine import solve
+from solver.engine.solve import solve
 from solver.errors import GonutsError
-from solver.policies import TablePolicy, parse
-from solver.rules import Rules, preset
-from solver.strategy import evaluate_policies
-from solver.tables import Table
-from solver.turn import turn_model
-from solver.versus import Versus
+from solver.game.rules import Rules, preset
+from solver.game.turn import turn_model
+from solver.lab.policies import TablePolicy, parse
+from solver.lab.strategy import evaluate_policies
+from solver.lab.versus import Versus
+from solver.store.tables import Table
 
 SPECS = ["hold:6", "dice:2-3-5-7-9", "race:2-4-6-8-9/3/4", "race:4-4-8-8-12/0/2", "race:1-2-4-9-11/2/0"]
 
@@ -99,8 +99,9 @@ def _pig_game(rng, table, turns, rule_seat, G):
         seat = 1 - seat
 
 
+@pytest.mark.slow
 def test_the_scoring_turns_rule_matches_a_literal_simulation():
-    from solver.versus import scoring_turns
+    from solver.lab.versus import scoring_turns
     rules = Rules(game="pig", target=30)
     table = _table(rules)
     exact = scoring_turns(rules, table, turns=3)
@@ -113,7 +114,7 @@ def test_the_scoring_turns_rule_matches_a_literal_simulation():
 
 
 def test_one_scoring_turn_is_rolling_to_the_goal():
-    from solver.versus import scoring_turns
+    from solver.lab.versus import scoring_turns
     rules = Rules(game="pig", target=30)
     table = _table(rules)
     with Versus(rules, table) as vs:

@@ -165,6 +165,40 @@ def test_api_refuses_bad_states_with_a_message(watched):
 
 # -- the dice of play mode against the exact distributions ---------------------------------------------
 
+def test_the_shared_fixtures_pass_in_chromium(watched):
+    """The policy grammar and the record rules of tests/fixtures/, through window.gonuts in the page."""
+    fixtures = ROOT / "tests" / "fixtures"
+    policies = json.loads((fixtures / "policies.json").read_text(encoding="utf-8"))["cases"]
+    records = json.loads((fixtures / "records.json").read_text(encoding="utf-8"))
+    page = watched().open()
+    got = page.evaluate("""([policies, records]) => {
+      const ask = (fn) => { try { return {value: fn()}; } catch (e) { return {error: e.message, kind: e.name}; } };
+      const recordOf = (c) => {
+        if (c.record === null || typeof c.record !== "object" || Array.isArray(c.record)) return c.record;
+        const r = Object.assign({}, records.defaults, c.record);
+        for (const k of Object.keys(r)) if (r[k] === null) delete r[k];
+        return r;
+      };
+      return {
+        policies: policies.map((c) => ask(() => window.gonuts.policy(c.spec, {players: 2, rules: "rulebook"}))),
+        records: records.cases.map((c) => ask(() => window.gonuts.core.replayState(recordOf(c)))),
+      };
+    }""", [policies, records])
+    for case, answer in zip(policies, got["policies"]):
+        if case.get("target", 50) != 50:
+            continue
+        want = case.get("error", case.get("page_error"))
+        if want is None:
+            assert answer == {"value": case["name"]}, case
+        else:
+            assert answer == {"error": want, "kind": "GonutsInputError"}, case
+    for case, answer in zip(records["cases"], got["records"]):
+        if "error" in case:
+            assert answer == {"error": case["error"], "kind": "GonutsInputError"}, case["name"]
+        else:
+            assert answer == {"value": case["state"]}, case["name"]
+
+
 def test_seeded_dice_follow_the_face_counts(watched):
     page = watched().open()
     counts = page.evaluate("""() => { const c = window.gonuts.core, r = c.rng(99), g = c.game(2, 'rulebook');
@@ -180,8 +214,8 @@ def test_go_nuts_rounds_follow_the_exact_payout(watched, players, dice):
     """Rounds played tick by tick with dog dice in the page: their mean acorns match the exact payout."""
     import numpy as np
 
-    from solver.payout import nuts_gain_pmf
-    from solver.rules import preset
+    from solver.game.payout import nuts_gain_pmf
+    from solver.game.rules import preset
     page = watched().open()
     gains = page.evaluate("""([players, dice]) => { const c = window.gonuts.core, r = c.rng(7), g = c.game(players, 'rulebook');
         const opp = []; for (let k = 1; k < players; k++) opp.push(k);
@@ -341,13 +375,13 @@ def test_three_player_games_against_simple_policies_finish(watched, opp):
 
 def test_play_refuses_a_bad_policy_and_a_bad_fragment(watched):
     page = watched().open("#play&seed=1&players=2&rules=rulebook&seat=0&opp=hold:abc&fast=1")
-    assert "unknown policy" in page.inner_text("#play-error")
+    assert page.inner_text("#play-error") == 'policy hold:abc: K must be a whole number, not "abc"'  # the CLI's words
     assert not page.is_visible("#play-game")
     if not page.evaluate("document.getElementById('play-new').open"):
         page.click("#play-new summary")
     page.fill("#play-opp-1", "sometimes")
     page.click("#play-setup button[type=submit]")
-    assert "unknown policy" in page.inner_text("#play-error")
+    assert page.inner_text("#play-error").startswith('unknown policy "sometimes": use optimal, best,')
 
 
 # -- coach: real dice entered by hand ---------------------------------------------------------------------

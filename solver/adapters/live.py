@@ -1,0 +1,190 @@
+"""One game played step by step, and the exact values of its decisions: what the game-AI adapters share.
+
+``LiveGame`` samples chance from the game's own turn model (``turn.py``): a roll
+of n live dice is one of the model's outcomes from sub-state n, drawn with its
+exact probability; a Go Nuts! round is one draw from its exact payout
+distribution. So the adapters play the rules exactly as the solver solves them,
+and re-implement nothing. The first roll of a turn is forced and a state where
+stopping reaches the target is a win, so both are played automatically: after
+``reset`` and after every ``act`` the game is over or waiting for a real
+decision.
+
+``Values`` answers, at a decision, the win probability of each action under
+optimal play by everyone (from the table: stored for 2 players, recomputed by
+one Bellman backup of the state for 3-4), and optionally under a best response
+of the deciding seat to fixed opponents.
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from itertools import accumulate
+
+import numpy as np
+
+from solver.errors import GonutsError
+from solver.game.rules import PRESETS, Rules, preset
+from solver.reference.bellman import bellman
+from solver.store.build import table_for
+
+STOP, ROLL = 0, 1             # the adapters' actions
+
+
+def roll_outcomes(model, n: int) -> list:
+    """A roll from sub-state n, as the turn model lists it: ("move", p, points, next sub-state) and
+    ("end", p, gain distribution, gain adds to the turn's points)."""
+    rows = [("move", float(m["p"]), int(m["da"]), int(m["dst"])) for m in model.moves if m["src"] == n]
+    return rows + [("end", float(e["p"]), int(e["dist"]), bool(e["rel"])) for e in model.endings if e["src"] == n]
+
+
+class LiveGame:
+    """Scores in absolute seat order (seat 0 moves first); ``seat`` is the seat to decide."""
+
+    def __init__(self, rules: Rules, model):
+        self.rules, self.model = rules, model
+        self.N, self.G, self.D, self.start = rules.players, rules.target, model.substates, model.start
+        self.outcomes = {}
+        for n in range(1, self.D + 1):
+            rows = roll_outcomes(model, n)
+            cum = list(accumulate(r[1] for r in rows))
+            self.outcomes[n] = (rows, cum)
+        self.gain_cum = [list(accumulate(float(x) for x in row)) for row in model.dists]
+        self.reset_state()
+
+    def reset_state(self):
+        self.scores = [0] * self.N
+        self.seat, self.t, self.n = 0, 0, self.start
+        self.winner = None
+        self.turns = 1
+
+    @property
+    def done(self) -> bool:
+        return self.winner is not None
+
+    def frame(self, seat=None) -> tuple:
+        """Scores in turn order from ``seat`` (default: the seat to decide)."""
+        seat = self.seat if seat is None else seat
+        return tuple(self.scores[(seat + k) % self.N] for k in range(self.N))
+
+    def reset(self, rng: np.random.Generator):
+        self.reset_state()
+        self._roll(rng)
+
+    def act(self, roll: bool, rng: np.random.Generator):
+        """Apply the deciding seat's choice, then play chance until the next decision or the end."""
+        if self.done:
+            raise GonutsError("the game is over")
+        if roll:
+            self._roll(rng)
+        else:
+            self._end_turn(self.t, rng)
+
+    def _roll(self, rng):
+        rows, cum = self.outcomes[self.n]
+        kind, _, x, y = rows[min(bisect_right(cum, rng.random() * cum[-1]), len(rows) - 1)]
+        if kind == "move":
+            self.t += x
+            self.n = y
+            if self.scores[self.seat] + self.t >= self.G:
+                self._end_turn(self.t, rng)
+        else:
+            gc = self.gain_cum[x]
+            gain = min(bisect_right(gc, rng.random() * gc[-1]), len(gc) - 1)
+            self._end_turn(gain + (self.t if y else 0), rng)
+
+    def _end_turn(self, gain, rng):
+        self.scores[self.seat] += gain
+        if self.scores[self.seat] >= self.G:
+            self.winner = self.seat
+            return
+        self.seat = (self.seat + 1) % self.N
+        self.t, self.n = 0, self.start
+        self.turns += 1
+        self._roll(rng)
+
+
+class Values:
+    """Win probabilities of both actions at a decision state (turn order from the decider), exact.
+
+    ``W`` gives the start-of-turn values of the seat that moves next: the table's
+    ``start_win`` for optimal play by all, or a best response's values of the next
+    seat. For small games every state is backed up at once; otherwise each start
+    state is backed up when first asked for and remembered.
+    """
+
+    def __init__(self, rules: Rules, payouts, W_next, stored=None, eager_limit=2_000_000):
+        self.rules, self.payouts = rules, payouts
+        self.N, self.G = rules.players, rules.target
+        self.W_next = W_next                      # callable: deciding seat -> (G,)*N + (N,) array
+        self.stored = stored                      # (roll_win, stop_win) arrays for 2 players, or None
+        self.cache = {}
+        S = self.G ** self.N
+        D = rules.substates
+        self.eager = stored is None and S * self.G * (D + 1) <= eager_limit
+
+    def own(self, seat: int, frame: tuple, t: int, n: int) -> tuple[float, float]:
+        """(win if roll, win if stop) of the deciding player."""
+        if self.stored is not None:
+            rw, sw = self.stored
+            return float(rw[frame + (t, n)]), float(sw[frame + (t, n)])
+        key = (seat, frame)
+        hit = self.cache.get(key)
+        if hit is None:
+            if self.eager and (seat, None) not in self.cache:
+                self._all(seat)
+                hit = self.cache[key]
+            else:
+                state = int(np.ravel_multi_index(frame, (self.G,) * self.N))
+                b = bellman(self.rules, self.payouts, self.W_next(seat), [state])
+                hit = self.cache[key] = (b.roll_own[0], b.stop_own[0])
+        return float(hit[0][t, n]), float(hit[1][t, n])
+
+    def _all(self, seat):
+        S = self.G ** self.N
+        b = bellman(self.rules, self.payouts, self.W_next(seat), np.arange(S))
+        for s in range(S):
+            frame = tuple(int(x) for x in np.unravel_index(s, (self.G,) * self.N))
+            self.cache[(seat, frame)] = (b.roll_own[s], b.stop_own[s])
+        self.cache[(seat, None)] = True
+
+
+def optimal_values(table) -> Values:
+    """Both actions' values under optimal play by everyone, from an optimal table."""
+    stored = (table.arrays["roll_win"], table.arrays["stop_win"]) if table.players == 2 else None
+    sw = table.arrays["start_win"]
+    return Values(table.rules, table.arrays.get("nuts_payout"), lambda seat: sw, stored)
+
+
+def make_rules(players=2, target=50, rules="rulebook", game="gonuts") -> Rules:
+    """Rules from the environments' parameters, refusing bad ones by name."""
+    if game not in ("gonuts", "pig"):
+        raise ValueError(f"game must be 'gonuts' or 'pig', not {game!r}")
+    if game == "gonuts" and rules not in PRESETS:
+        raise ValueError(f"rules must be one of {', '.join(PRESETS)}, not {rules!r}")
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
+    if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 200:
+        raise ValueError(f"target must be a whole number from 1 to 200, not {target!r}")
+    try:
+        return Rules(game="pig", players=players, target=target) if game == "pig" \
+            else preset(rules, players=players, target=target)
+    except GonutsError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def optimal_table(rules: Rules):
+    """The optimal table of these rules (``build.table_for``: shipped, cached, or built once)."""
+    return table_for(rules)
+
+
+def observation_space(rules: Rules):
+    """The adapters' observation: own score, the others' in turn order, turn points, live dice (int64)."""
+    from gymnasium import spaces  # deferred: optional (the rl extra); OpenSpiel uses live without it
+    G, N, D = rules.target, rules.players, rules.substates
+    high = np.array([G] * N + [G - 1, D], dtype=np.int64)
+    return spaces.Box(low=0, high=high, shape=(N + 2,), dtype=np.int64)
+
+
+def observe(game: LiveGame, seat: int) -> np.ndarray:
+    mine = seat == game.seat and not game.done
+    scores = [min(s, game.G) for s in game.frame(seat)]     # a score of G or more has won
+    return np.array(scores + [game.t if mine else 0, game.n if mine else 0], dtype=np.int64)

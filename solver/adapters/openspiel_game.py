@@ -1,0 +1,188 @@
+"""Go Nuts! as an OpenSpiel Python game, ``python_gonuts``, with explicit chance nodes.
+
+Laid out like OpenSpiel's ``python/games/kuhn_poker.py``: ``GameType`` and
+``GameInfo``, ``Game`` and ``State`` classes, chance outcomes as (outcome,
+probability) lists, ``pyspiel.register_game`` at the bottom.
+
+    import pyspiel, solver.adapters.openspiel_game
+    game = pyspiel.load_game("python_gonuts(players=2,target=10,rules=summary)")
+
+Parameters: ``players`` (2-4), ``target`` (1-200), ``rules`` (``rulebook`` or
+``summary``), ``game`` (``gonuts`` or ``pig``).
+
+* Actions of a player: **0 = stop**, **1 = roll**. A turn opens with a node of
+  the player whose only legal action is roll (the first roll is forced); after
+  each roll that neither ends the turn nor reaches the target (which wins at
+  once), both actions are legal. The forced node matters to OpenSpiel's state
+  enumeration, which leaves chance nodes out: without it a run of busts would be
+  a cycle of chance nodes only, and the enumeration would never end.
+* A chance node is one roll of the live dice: its outcomes are the turn model's
+  (``turn.py``) from that many dice, each with its exact probability, and a
+  roll that starts a Go Nuts! round is expanded over the round's exact payout
+  distribution, so one chance node covers the roll and the round.
+* Returns: +1 for the winner and -1/(N-1) for the others (zero-sum).
+* ``str(state)`` names the position (scores, player to move, turn points, live
+  dice), so that OpenSpiel's value iteration can treat the game's cycles.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from solver.adapters.live import ROLL, STOP, make_rules, roll_outcomes
+from solver.game.turn import turn_model
+
+_MAX_PLAYERS = 4
+_OUTCOMES = {}        # (players, target, rules, game) -> (start sub-state, outcomes per sub-state)
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_gonuts",
+    long_name="Python Go Nuts!",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=_MAX_PLAYERS,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=False,
+    parameter_specification={"players": 2, "target": 50, "rules": "rulebook", "game": "gonuts"})
+
+
+class GoNutsGame(pyspiel.Game):
+    """The game for one set of parameters: its rules, and every roll's chance outcomes."""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        unknown = set(params) - set(_GAME_TYPE.parameter_specification)
+        if unknown:
+            raise ValueError(f"python_gonuts: unknown parameter(s) {', '.join(sorted(unknown))}")
+        spec = {**_GAME_TYPE.parameter_specification, **params}
+        self.rules = make_rules(spec["players"], spec["target"], spec["rules"], spec["game"])
+        N, G = self.rules.players, self.rules.target
+        # States keep this key, not the game: OpenSpiel copies states without their game's attributes.
+        self.key = (N, G, spec["rules"], spec["game"])
+        if self.key not in _OUTCOMES:
+            model = turn_model(self.rules)
+            # outcomes[n]: (probability, kind, value, flag); "move" adds value to the turn and goes to
+            # sub-state flag; "end" ends the turn with gain value (plus the turn's points when flag).
+            outcomes = {}
+            for n in range(1, model.substates + 1):
+                rows = []
+                for kind, p, x, y in roll_outcomes(model, n):
+                    if kind == "move":
+                        rows.append((p, "move", x, y))
+                    else:                                  # one outcome per gain of the ending's distribution
+                        rows += [(p * float(q), "end", gain, y, x) for gain, q in enumerate(model.dists[x]) if q > 0]
+                outcomes[n] = rows
+            _OUTCOMES[self.key] = (model.start, outcomes)
+        outcomes = _OUTCOMES[self.key][1]
+        info = pyspiel.GameInfo(
+            num_distinct_actions=2,
+            max_chance_outcomes=max(len(r) for r in outcomes.values()),
+            num_players=N,
+            min_utility=-1.0 / (N - 1),
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=1_000_000)
+        super().__init__(_GAME_TYPE, info, params)
+
+    def new_initial_state(self):
+        return GoNutsState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return _Observer(params)
+
+
+class GoNutsState(pyspiel.State):
+    """A position: scores (seat order), the seat to move, its turn points and live dice; chance or decision."""
+
+    def __init__(self, game):
+        super().__init__(game)
+        self._key = game.key
+        self.N, self.G = game.key[0], game.key[1]
+        self._start = _OUTCOMES[self._key][0]
+        self.scores = [0] * self.N
+        self.seat, self.t, self.n = 0, 0, self._start
+        self.phase = "open"                  # open (forced roll), roll (chance: the dice), decide
+        self.winner = None
+
+    def current_player(self):
+        if self.winner is not None:
+            return pyspiel.PlayerId.TERMINAL
+        return pyspiel.PlayerId.CHANCE if self.phase == "roll" else self.seat
+
+    def _legal_actions(self, player):
+        assert player >= 0
+        return [ROLL] if self.phase == "open" else [STOP, ROLL]
+
+    def chance_outcomes(self):
+        assert self.is_chance_node()
+        return [(i, p) for i, (p, *_) in enumerate(_OUTCOMES[self._key][1][self.n])]
+
+    def _apply_action(self, action):
+        if self.is_chance_node():
+            _, kind, value, nxt = _OUTCOMES[self._key][1][self.n][action][:4]
+            if kind == "move":
+                self.t += value
+                self.n = nxt
+                self.phase = "decide"
+                if self.scores[self.seat] + self.t >= self.G:
+                    self._end_turn(self.t)
+            else:
+                self._end_turn(value + (self.t if nxt else 0))
+        elif action == ROLL:
+            self.phase = "roll"
+        else:
+            self._end_turn(self.t)
+
+    def _end_turn(self, gain):
+        self.scores[self.seat] += gain
+        if self.scores[self.seat] >= self.G:
+            self.winner = self.seat
+            return
+        self.seat = (self.seat + 1) % self.N
+        self.t, self.n, self.phase = 0, self._start, "open"
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            row = _OUTCOMES[self._key][1][self.n][action]
+            if row[1] == "move":
+                return f"#{action}: +{row[2]} points, {row[3]} live"
+            if row[4] == 0:
+                return f"#{action}: the turn is lost"
+            return f"#{action}: Go Nuts! round with {row[4]} dice, {row[2]} acorns"
+        return "roll" if action == ROLL else "stop"
+
+    def is_terminal(self):
+        return self.winner is not None
+
+    def returns(self):
+        if self.winner is None:
+            return [0.0] * self.N
+        return [1.0 if a == self.winner else -1.0 / (self.N - 1) for a in range(self.N)]
+
+    def __str__(self):
+        what = "over" if self.winner is not None else self.phase
+        return f"scores={self.scores} seat={self.seat} t={self.t} n={self.n} {what}"
+
+
+class _Observer:
+    """Perfect information: every player observes the whole position."""
+
+    def __init__(self, params):
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        self.tensor = np.zeros(0, np.float32)
+        self.dict = {}
+
+    def set_from(self, state, player):
+        pass
+
+    def string_from(self, state, player):
+        return str(state)
+
+
+pyspiel.register_game(_GAME_TYPE, GoNutsGame)

@@ -1,0 +1,81 @@
+"""The command line's shared options, as click declares them: the one place besides ``cli.py`` that
+imports click (an import-linter contract keeps click out of every other package).
+
+Exit codes: 2 when the command line cannot be read (an unknown command or option, a missing argument, a
+value that is not of its option's type or not one of its choices); 1 when it can be read but a value is
+refused (out of range, the wrong count, rules that make no game, an impossible state, an unreadable or
+mismatched table or record); 3 for an internal error.
+"""
+from __future__ import annotations
+
+import functools
+import json
+
+import click
+
+from solver.commands import games
+
+EXIT_REFUSED, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
+
+class Refused(click.ClickException):
+    """A well-formed value that the rules or the command refuse: exit 1."""
+    exit_code = EXIT_REFUSED
+
+
+class Bounded(click.ParamType):
+    """A whole number (or with ``real``, any number) in [lo, hi]: not a number exits 2, out of range 1."""
+
+    def __init__(self, lo=None, hi=None, real=False):
+        self.lo, self.hi, self.real = lo, hi, real
+        self.name = "float" if real else "integer"
+
+    def convert(self, value, param, ctx):
+        value = (click.FLOAT if self.real else click.INT).convert(value, param, ctx)
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            span = (f"from {self.lo} to {self.hi}" if self.hi is not None else f"at least {self.lo}") \
+                if self.lo is not None else f"at most {self.hi}"
+            raise Refused(games.invalid(f"'{param.opts[0]}'" if param else None, f"{value} is not {span}"))
+        return value
+
+
+READINGS = click.Choice(["rulebook", "summary"])
+RULE_OPTIONS = [
+    click.option("--game", type=click.Choice(["gonuts", "pig"]), default=None, help="Game to solve. [default: gonuts]"),
+    click.option("--players", type=Bounded(2, 4), default=None,
+                 help="Number of players, 2 to 4. [default: 2, or the number of --scores]"),
+    click.option("--target", type=Bounded(1), default=None, help="Points needed to win. [default: 50]"),
+    click.option("--rules", "preset", type=READINGS, default=None,
+                 help="Reading of the rules (see README). [default: rulebook]"),
+    click.option("--faces", default=None, metavar="A,S,C",
+                 help="Squirrel-die faces: acorn,squirrel,car counts. [default: 2,3,1]"),
+    click.option("--dog", default=None, metavar="D,H", help="Dog-die faces: dog,house counts. [default: 1,5]"),
+    click.option("--speed", type=float, default=None, help="Go Nuts! throws per dog-die tick. [default: 1]"),
+]
+
+
+def rule_options(f):
+    """The seven rule knobs, given to the command as one ``knobs`` dict of the ones the user set."""
+    @functools.wraps(f)
+    def run(**kw):
+        return f(knobs=games.asked(**{k: kw.pop(k) for k in games.KNOBS}), **kw)
+    for opt in reversed(RULE_OPTIONS):
+        run = opt(run)
+    return run
+
+
+table_option = click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
+                            help="Read this table instead of the shipped or cached one (its rules must match "
+                                 "any rule option given).")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+policies_option = click.option(
+    "--policies", required=True, metavar="P1,P2,...",
+    help="One policy per seat, in seat order (seat 1 moves first): optimal, best (the exact best response "
+         "to the other seats), maxpoints, hold:K, hold:K/D, dice:K1-K2-K3-K4-K5, race:K1-K2-K3-K4-K5/P/E "
+         "(keep pace, end race), a table .npz, or module:function / file.py:function.")
+
+
+def emit(as_json, data, words):
+    """Print the JSON object, or the words (a function, so that --json never formats them)."""
+    click.echo(json.dumps(data) if as_json else words())
+
+

@@ -1,0 +1,74 @@
+"""Progress on stderr for long work: a bar on a terminal; elsewhere (a log, a pipe, CI) a line at least
+every ``GONUTS_SOLVE_PROGRESS_EVERY`` seconds (10) while the work goes on, and one at its end if any was
+printed. Every command's long work goes through ``progress``."""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+import time
+
+BAR = 30
+
+
+def say(text: str) -> None:
+    """One line on stderr."""
+    print(text, file=sys.stderr, flush=True)
+
+
+class Progress:
+    """A ``progress(done, total)`` reporter."""
+
+    def __init__(self, label, every=None):
+        self.label, self.state, self.printed, self.drawn = label, None, False, False
+        self.every = every if every is not None else float(os.environ.get("GONUTS_SOLVE_PROGRESS_EVERY") or 10.0)
+        self.t0 = time.monotonic()
+        self.stop = threading.Event()
+        self.ticker = None
+        self.tty = sys.stderr.isatty()
+        if not self.tty:
+            self.ticker = threading.Thread(target=self._tick, daemon=True)
+            self.ticker.start()
+
+    def __call__(self, done, total):
+        self.state = (done, total)
+        if self.tty and total:
+            spent = time.monotonic() - self.t0
+            full = int(BAR * done / total)
+            eta = f"  {spent * (total - done) / done:.0f} s left" if done else ""
+            sys.stderr.write(f"\r{self.label}  [{'#' * full}{'-' * (BAR - full)}] {100 * done / total:3.0f}%{eta}   ")
+            sys.stderr.flush()
+            self.drawn = True
+
+    def _tick(self):
+        while not self.stop.wait(self.every):
+            spent = time.monotonic() - self.t0
+            if self.state is None or not self.state[1]:
+                say(f"{self.label}: working, {spent:.0f} s so far")
+            else:
+                done, total = self.state
+                left = f", about {spent * (total - done) / done:.0f} s left" if done else ""
+                say(f"{self.label}: {100.0 * done / total:.0f}% after {spent:.0f} s{left}")
+            self.printed = True
+
+    def close(self):
+        if self.ticker is not None:
+            self.stop.set()
+            self.ticker.join()
+            if self.printed:
+                say(f"{self.label}: done in {time.monotonic() - self.t0:.0f} s")
+        elif self.drawn:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def progress(label, enabled=True):
+    """The progress reporter for one piece of long work (None when disabled), closed however it ends."""
+    bar = Progress(label) if enabled else None
+    try:
+        yield bar
+    finally:
+        if bar is not None:
+            bar.close()

@@ -1,0 +1,180 @@
+"""Every command's output: its words, and the object it prints with ``--json``. Pure functions of results."""
+from __future__ import annotations
+
+import json
+import os
+
+
+def pct(x):
+    return "   -   " if x is None else f"{100 * x:6.2f}%"
+
+
+def build(rep) -> str:
+    flag = "converged" if rep.converged else "NOT CONVERGED"
+    return (f"{rep.path}: solved in {rep.seconds:.2f} s, {rep.iterations} iterations, residual "
+            f"{rep.residual:.1e} ({flag}); first player wins {rep.first_player_win:.4%}")
+
+
+def advice(rules, a) -> str:
+    N = rules.players
+    who = ", ".join(f"{s}" + (" (you)" if i == 0 else "") for i, s in enumerate(a.scores))
+    dice = f"{a.dice} {'die' if a.dice == 1 else 'dice'} live" if rules.game == "gonuts" else ""
+    head = f"{rules.describe()}\nscores {who}; {a.turn} turn points" + (f"; {dice}" if dice else "")
+    if a.reason == "reaches_target":
+        return (f"{head}\nSTOP: banking {a.turn} points brings you to {a.scores[0] + a.turn} "
+                f"(target {rules.target}): you win.")
+    if a.reason == "forced":
+        line = f"ROLL: the first roll of a turn is forced. Your chance of winning from here: {pct(a.win_if_roll).strip()}"
+    else:
+        line = (f"{a.action.upper()}: win {pct(a.win_if_roll).strip()} if you roll, "
+                f"{pct(a.win_if_stop).strip()} if you stop")
+    lines = [head, line]
+    if N > 2:
+        lines.append("every player's chance, you and then the players after you in turn order:")
+        lines.append("          " + "".join(f"{'you' if k == 0 else '+' + str(k):>10}" for k in range(N)))
+        for label, vec in (("if roll", a.all_if_roll), ("if stop", a.all_if_stop)):
+            if vec is not None:
+                lines.append(f"{label:>10}" + "".join(f"{pct(x):>10}" for x in vec))
+    return "\n".join(lines)
+
+
+def build_json(rules, rep) -> dict:
+    return {"path": str(rep.path), "rules": rules.to_dict(), "seconds": round(rep.seconds, 4),
+            "iterations": rep.iterations, "residual": rep.residual, "converged": rep.converged,
+            "first_player_win": rep.first_player_win}
+
+
+def start_win(t) -> list:
+    return [float(x) for x in t.arrays["start_win"][(0,) * t.players]]
+
+
+def info_json(path, t) -> dict:
+    return {"path": str(path), "describe": t.rules.describe(), "rules": t.rules.to_dict(),
+            "schema": t.meta["schema"], "package_version": t.meta["package_version"], "solver": t.meta["solver"],
+            "checksum": t.meta["checksum"], "start_win_at_zero": start_win(t), "arrays": t.meta["arrays"],
+            "size_bytes": os.path.getsize(path)}
+
+
+def info(path, t) -> str:
+    s, start = t.meta["solver"], start_win(t)
+    return "\n".join([
+        f"{path}: {t.rules.describe()}",
+        f"  rules      {json.dumps(t.rules.to_dict())}",
+        f"  solver     {s['method']}: residual {s['residual']:.1e} (tolerance {s['tolerance']:.0e}), "
+        f"{s['iterations']} iterations, {'converged' if s['converged'] else 'NOT converged'}, {s['seconds']:.2f} s",
+        "  at 0-0     " + ", ".join(f"seat {k + 1}: {p:.4%}" for k, p in enumerate(start)),
+        "  arrays     " + ", ".join(f"{k} {v['dtype']}{tuple(v['shape'])}" for k, v in t.meta["arrays"].items()),
+        f"  integrity  schema {t.meta['schema']}, {t.meta['checksum'][:23]}... verified"])
+
+
+def verify(path, rep) -> str:
+    extra = ""
+    if rep.action_error is not None:
+        extra += f", roll_win/stop_win error {rep.action_error:.1e}"
+    if rep.payout_error is not None:
+        extra += f", payout error {rep.payout_error:.1e}"
+    return (f"{path}: {rep.states:,} states; largest Bellman error {rep.value_error:.1e}{extra}; "
+            f"{rep.disagreements} policy disagreements beyond ties ({rep.ties} ties); tolerance "
+            f"{rep.tolerance:.0e}: {'OK' if rep.ok else 'FAILED'}")
+
+
+def best_line(r) -> str:
+    return (f"best response: exact, residual {r['residual']:.1e} (tolerance {r['tolerance']:.0e}), "
+            f"{r['iterations']} iterations, {'converged' if r['converged'] else 'NOT converged'}, "
+            f"{r['seconds']:.2f} s")
+
+
+def evaluate_json(rules, specs, ev, both_orders, report) -> dict:
+    out = {"policies": specs, "rules": rules.to_dict(), "win": [float(x) for x in ev.win],
+           "expected_turns": ev.expected_turns}
+    if both_orders:
+        out.update(win_both_orders=[float(x) for x in ev.win_both_orders],
+                   expected_turns_both_orders=ev.expected_turns_both_orders)
+    if report is not None:
+        out["best_response"] = report
+    return out
+
+
+def evaluate(rules, specs, ev, both_orders, report) -> str:
+    win = ev.win_both_orders if both_orders else ev.win
+    turns = ev.expected_turns_both_orders if both_orders else ev.expected_turns
+    how = "averaged over who moves first" if both_orders else "seat 1 moves first"
+    lines = [f"{rules.describe()}; exact, {how}:"]
+    lines += [f"  seat {i + 1}  {spec:<24} wins {100 * w:7.3f}%" for i, (spec, w) in enumerate(zip(specs, win))]
+    lines.append(f"  expected game length: {turns:.2f} turns")
+    if report is not None:
+        lines.append("  " + best_line(report))
+    return "\n".join(lines)
+
+
+def simulate_json(rules, specs, games, seed, rep, report) -> dict:
+    out = {"policies": specs, "rules": rules.to_dict(), "games": games, "seed": seed,
+           "win": [float(x) for x in rep.win], "stderr": [float(x) for x in rep.stderr],
+           "mean_turns": rep.turns, "seconds": rep.seconds}
+    if report is not None:
+        out["best_response"] = report
+    return out
+
+
+def simulate(rules, specs, games, seed, rep, report) -> str:
+    lines = [f"{rules.describe()}; {games:,} games, seed {seed}, seat 1 moves first:"]
+    for i, (spec, w, se) in enumerate(zip(specs, rep.win, rep.stderr)):
+        lines.append(f"  seat {i + 1}  {spec:<24} wins {100 * w:7.3f}%  "
+                     f"(95% interval {100 * (w - 1.96 * se):.3f}% to {100 * (w + 1.96 * se):.3f}%)")
+    lines.append(f"  mean game length {rep.turns:.2f} turns; {games / rep.seconds:,.0f} games/s")
+    if report is not None:
+        lines.append("  " + best_line(report))
+    return "\n".join(lines)
+
+
+SIMPLE_ROWS = (("hold", "best hold:K"), ("hold_dice", "best hold:K/D"), ("per_dice", "best per-dice thresholds"),
+               ("maxpoints", "maxpoints"))
+
+
+def simple_rules_json(rules, rep) -> dict:
+    return {"rules": rules.to_dict(), "fair_share": 1 / rep.players, "evaluations": rep.evaluations,
+            **{key: {"policy": getattr(rep, key).name, "win": getattr(rep, key).win,
+                     "gives_up": getattr(rep, key).gives_up} for key, _ in SIMPLE_ROWS},
+            "hold_curve": [[k, w] for k, w in rep.hold_curve]}
+
+
+def simple_rules(rules, rep) -> str:
+    lines = [f"{rules.describe()}: one simple player against {rep.players - 1} optimal "
+             f"player{'s' if rep.players > 2 else ''}, averaged over seats (fair share {100 / rep.players:.2f}%):"]
+    for key, label in SIMPLE_ROWS:
+        r = getattr(rep, key)
+        lines.append(f"  {label:<26} {r.name:<24} wins {100 * r.win:6.2f}%, gives up {100 * r.gives_up:5.2f} "
+                     "points of win probability")
+    return "\n".join(lines)
+
+
+def fair(rules, res, given) -> str:
+    N = rules.players
+    what = "given" if given else "fairest"
+    return "\n".join([
+        f"{rules.describe()}; exact, optimal play by everyone, seat 1 moves first:",
+        f"  {what} head starts: " + ", ".join(f"seat {k + 1}: {h}" for k, h in enumerate((0,) + res.head_starts)),
+        "           " + "".join(f"{'seat ' + str(k + 1):>10}" for k in range(N)),
+        "  from 0   " + "".join(f"{100 * p:9.2f}%" for p in res.before),
+        "  with it  " + "".join(f"{100 * p:9.2f}%" for p in res.after),
+        f"  largest deviation from the fair {100 / N:.2f}%: {100 * res.deviation:.2f} points "
+        f"(from {100 * max(abs(p - 1 / N) for p in res.before):.2f} without head starts)"])
+
+
+def review(rv) -> str:
+    r = rv.replay
+    status = (f"seat {r.winner + 1} won" if r.winner != r.you else "you won") if r.winner is not None \
+        else "game in progress"
+    lines = [f"{r.rules.describe()}; you at seat {r.you + 1}; {status}, {' - '.join(map(str, r.scores))}",
+             f"{'event':>5}  {'scores (yours first)':<22}{'turn':>5}{'dice':>5}  {'you':<5} {'optimal':<8}"
+             f"{'win if roll':>12}{'if stop':>10}{'loss':>8}"]
+    for d in rv.decisions:
+        lines.append(f"{d.event:>5}  {'-'.join(map(str, d.scores)):<22}{d.turn:>5}{d.dice:>5}  {d.taken:<5} "
+                     f"{d.optimal:<8}{pct(d.win_if_roll):>12}{pct(d.win_if_stop):>10}{d.loss_points:>8.2f}")
+    lines.append(f"{len(rv.decisions)} decisions; total given up: {rv.total_loss_points:.2f} points of win "
+                 "probability")
+    worst = rv.costliest()
+    if worst:
+        lines.append("costliest: " + "; ".join(f"event {d.event} ({d.taken} at {'-'.join(map(str, d.scores))}, "
+                                                f"{d.turn} points, {d.dice} dice: {d.loss_points:.2f})" for d in worst))
+    return "\n".join(lines)

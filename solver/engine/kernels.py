@@ -1,0 +1,260 @@
+"""The engine's compiled inner loops: ``kernels.c``, compiled once with the system's C compiler.
+
+The shared library is built on first use with ``$CC`` (else ``cc``, ``gcc`` or
+``clang``) into the table cache (``$GONUTS_SOLVE_CACHE``, else
+``~/.cache/gonuts-solve``), named by a hash of the source, the flags and the
+compiler, and loaded with ctypes. Compiling takes well under a second; loading
+takes a millisecond. ctypes releases the GIL during a call, so a layer's orbits
+are shared among threads (one per core): orbits of one layer read only finished
+layers and write only their own states.
+
+Flags: ``-O2 -ffp-contract=off`` and no fast-math, so that every operation is
+the IEEE operation the source writes, in its order: tables are bit-for-bit
+reproducible.
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from solver.errors import GonutsError
+from solver.files import atomic_write, cache_dir
+
+SOURCE = Path(__file__).resolve().parent / "kernels.c"
+FLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math", "-fPIC", "-shared", "-std=c99"]
+COMPILE_TIMEOUT = 300.0    # seconds a compile may take ($GONUTS_SOLVE_COMPILE_TIMEOUT)
+MIN_PARALLEL = 64          # orbits in a layer below which one thread does it all
+
+_i64, _f64, _u8 = ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_uint8)
+
+
+class Model(ctypes.Structure):
+    _fields_ = [("N", ctypes.c_int64), ("K", ctypes.c_int64), ("G", ctypes.c_int64), ("Gpow", ctypes.c_int64),
+                ("D", ctypes.c_int64), ("start", ctypes.c_int64), ("nd", ctypes.c_int64), ("nbytes", ctypes.c_int64),
+                ("mv_ptr", _i64), ("mv_p", _f64), ("mv_da", _i64), ("mv_dst", _i64),
+                ("en_ptr", _i64), ("en_p", _f64), ("en_dist", _i64), ("en_rel", _u8),
+                ("dists", _f64), ("tails", _f64), ("abs_used", _u8), ("rel_used", _u8)]
+
+
+class CompileError(GonutsError):
+    """The solver kernel could not be compiled (no C compiler, or it failed)."""
+
+
+def compiler() -> str | None:
+    for name in (os.environ.get("CC"), "cc", "gcc", "clang"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def library_path(cc: str | None = None) -> Path:
+    """Where the compiled kernel for this source, these flags and this compiler lives."""
+    cc = cc or compiler() or "cc"
+    key = hashlib.sha256(SOURCE.read_bytes() + " ".join(FLAGS + [cc, sys.platform]).encode()).hexdigest()[:16]
+    suffix = ".dll" if sys.platform == "win32" else ".so"
+    return cache_dir() / "kernels" / f"gonuts-kernels-{key}{suffix}"
+
+
+def is_compiled() -> bool:
+    """Whether the kernel is already compiled (so a build starts solving at once)."""
+    return library_path().is_file()
+
+
+_lib = None
+
+
+def load() -> ctypes.CDLL:
+    """The kernel library, compiled first if needed."""
+    global _lib
+    if _lib is not None:
+        return _lib
+    cc = compiler()
+    path = library_path(cc)
+    if not path.is_file():
+        if cc is None:
+            raise CompileError("building a table needs a C compiler the first time (cc, gcc or clang; "
+                               "or set CC), to compile the solver's kernel: apt-get install gcc, "
+                               "xcode-select --install, or your system's equivalent")
+        _compile(cc, path)
+    lib = ctypes.CDLL(str(path))
+    # Every array argument is declared with its dtype, C order and, where the C side writes, WRITEABLE:
+    # ctypes refuses anything else with an ArgumentError before the call, so a wrong array cannot
+    # reach the kernel and corrupt memory.
+    M, i64, f64, i32, cf = ctypes.POINTER(Model), ctypes.c_int64, ctypes.c_double, ctypes.c_int, ctypes.c_double
+    signatures = {
+        "solve_layer": [M, _in(np.int64), i64, i64, _out(np.float64), _out(np.uint8), _out(np.float64),
+                        _out(np.float64), i32, cf, cf, i64, i64, _out(np.float64)],
+        "evaluate_layer": [M, _in(np.int64), i64, i64, _out(np.float64), _in(np.uint8), _out(np.float64)],
+        "respond_layer": [M, _in(np.int64), i64, i64, _out(np.float64), _in(np.uint8), _in(np.uint8), _out(np.uint8),
+                          cf, cf, i64, i64, _out(np.float64)],
+        "gains_rows": [M, i64, i64, _in(np.int64), _in(np.uint8), _in(np.int64), _out(np.float64)],
+        "versus_pass": [i64, i64, i64, _in(np.float64), _in(np.int64), _in(np.float64), _in(np.int64),
+                        _out(np.float64), _out(np.float64)],
+    }
+    for name, argtypes in signatures.items():
+        fn = getattr(lib, name)
+        fn.restype, fn.argtypes = ctypes.c_int, argtypes
+    _lib = lib
+    return lib
+
+
+def _compile(cc: str, path: Path) -> float:
+    """Compile into a scratch folder, then write the library into place atomically (``files.atomic_write``)."""
+
+    t0 = time.perf_counter()
+    limit = compile_timeout()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CompileError(f"cannot create {path.parent} for the compiled kernel: {exc.strerror}") from None
+    with tempfile.TemporaryDirectory(prefix="gonuts-kernel-") as scratch:
+        built = Path(scratch) / path.name
+        try:
+            p = subprocess.run([cc, *FLAGS, "-o", str(built), str(SOURCE), "-lm"], capture_output=True, text=True,
+                               timeout=limit)
+        except OSError as exc:
+            raise CompileError(f"compiling the solver kernel with {cc} failed: {exc}") from None
+        except subprocess.TimeoutExpired:
+            raise CompileError(f"compiling the solver kernel with {cc} took more than {limit:g} s and "
+                               "was stopped (set $GONUTS_SOLVE_COMPILE_TIMEOUT to wait longer)") from None
+        if p.returncode != 0:
+            first = (p.stderr.strip().splitlines() or ["no message"])[0]
+            raise CompileError(f"compiling the solver kernel with {cc} failed: {first}")
+        atomic_write(path, lambda fh: fh.write(built.read_bytes()), error=CompileError)
+    return time.perf_counter() - t0
+
+
+def compile_timeout() -> float:
+    want = os.environ.get("GONUTS_SOLVE_COMPILE_TIMEOUT", "").strip()
+    if not want:
+        return COMPILE_TIMEOUT
+    try:
+        value = float(want)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1e6:
+        raise GonutsError(f"GONUTS_SOLVE_COMPILE_TIMEOUT must be a number of seconds above 0, not {want[:20]!r}")
+    return value
+
+
+def threads() -> int:
+    """Kernel threads: ``$GONUTS_SOLVE_THREADS`` if set, else the cores this process may run on (at most 16).
+
+    Orbits of a layer are independent and each writes only its own states, so
+    the tables' bits do not depend on this number (the rebuild test checks it).
+    """
+    want = os.environ.get("GONUTS_SOLVE_THREADS", "").strip()
+    if want:
+        if not want.isdigit() or not 1 <= int(want) <= 256:
+            raise GonutsError(f"GONUTS_SOLVE_THREADS must be a whole number from 1 to 256, not {want[:20]!r}")
+        return int(want)
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):                       # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 16))
+
+
+def _ptr(a: np.ndarray, kind):
+    return a.ctypes.data_as(kind)
+
+
+def _in(dtype):
+    """An array the kernel reads: this dtype, C-contiguous."""
+    return np.ctypeslib.ndpointer(dtype=dtype, flags=("C_CONTIGUOUS", "ALIGNED"))
+
+
+def _out(dtype):
+    """An array the kernel writes: this dtype, C-contiguous and writeable."""
+    return np.ctypeslib.ndpointer(dtype=dtype, flags=("C_CONTIGUOUS", "ALIGNED", "WRITEABLE"))
+
+
+class Kernel:
+    """One game's model arrays bound for the C functions (kept alive while the kernel runs)."""
+
+    def __init__(self, N, K, G, D, start, nbytes, arrays):
+        if N > 8:
+            raise GonutsError(f"the solver kernel handles up to 8 players, not {N}")
+        (mv_ptr, mv_p, mv_da, mv_dst, en_ptr, en_p, en_dist, en_rel, dists, tails, abs_used, rel_used) = arrays
+        self.keep = [np.ascontiguousarray(mv_ptr, np.int64), np.ascontiguousarray(mv_p, np.float64),
+                     np.ascontiguousarray(mv_da, np.int64), np.ascontiguousarray(mv_dst, np.int64),
+                     np.ascontiguousarray(en_ptr, np.int64), np.ascontiguousarray(en_p, np.float64),
+                     np.ascontiguousarray(en_dist, np.int64), np.ascontiguousarray(en_rel, np.uint8),
+                     np.ascontiguousarray(dists, np.float64), np.ascontiguousarray(tails, np.float64),
+                     np.ascontiguousarray(abs_used, np.uint8), np.ascontiguousarray(rel_used, np.uint8)]
+        kinds = [_i64, _f64, _i64, _i64, _i64, _f64, _i64, _u8, _f64, _f64, _u8, _u8]
+        self.model = Model(N, K, G, G ** (N - 1), D, start, len(self.keep[8]), nbytes,
+                           *[_ptr(a, k) for a, k in zip(self.keep, kinds)])
+        self.lib = load()
+        self.threads = threads()
+        self.pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
+
+    def close(self):
+        if self.pool is not None:
+            self.pool.shutdown()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def _split(self, reps, call):
+        """Run call(lo, hi) over reps in up to ``threads`` contiguous parts, in parallel."""
+        nr = len(reps)
+        parts = self.threads if (self.pool is not None and nr >= MIN_PARALLEL) else 1
+        bounds = [(i * nr // parts, (i + 1) * nr // parts) for i in range(parts)]
+        self._each(lambda b: call(*b), bounds)
+
+    def _each(self, call, items):
+        """call(item) for every item, in parallel on the pool when there are several; a C function's
+        non-zero return (out of memory) becomes a MemoryError."""
+        if self.pool is not None and len(items) > 1:
+            codes = list(self.pool.map(call, items))
+        else:
+            codes = [call(item) for item in items]
+        if any(codes):
+            raise MemoryError("the solver kernel ran out of memory")
+
+    def solve_layer(self, reps, W, bits, rw, sw, store_values, tol, eps, max_pi, max_vi, stats):
+        reps = np.ascontiguousarray(reps, np.int64)
+        args = (W, bits, rw, sw, int(store_values), float(tol), float(eps), int(max_pi), int(max_vi), stats)
+        self._split(reps, lambda lo, hi: self.lib.solve_layer(ctypes.byref(self.model), reps, lo, hi, *args))
+
+    def respond_layer(self, reps, V, pbits, greedy, bits, tol, eps, max_pi, max_vi, stats):
+        reps = np.ascontiguousarray(reps, np.int64)
+        args = (V, pbits, greedy, bits, float(tol), float(eps), int(max_pi), int(max_vi), stats)
+        self._split(reps, lambda lo, hi: self.lib.respond_layer(ctypes.byref(self.model), reps, lo, hi, *args))
+
+    def gains_rows(self, room, rows, off, out):
+        """The turn's gain distribution under each packed decisions row (see versus.py)."""
+        room = np.ascontiguousarray(room, np.int64)
+        rows = np.ascontiguousarray(rows, np.uint8)
+        off = np.ascontiguousarray(off, np.int64)
+        self._split(room, lambda lo, hi: self.lib.gains_rows(ctypes.byref(self.model), lo, hi, room, rows, off, out))
+
+    def versus(self, jobs):
+        """Run ``versus_pass`` on each job (K, dopt, obase, dcand, coff, W, gap) in parallel, one thread
+        each: the passes share nothing they write."""
+        N, G = self.model.N, self.model.G
+
+        def run(job):
+            K, dopt, obase, dcand, coff, W, gap = job
+            return self.lib.versus_pass(N, G, K, dopt, obase, dcand, coff, W, gap)
+        self._each(run, jobs)
+
+    def evaluate_layer(self, reps, V, pbits, gaps):
+        reps = np.ascontiguousarray(reps, np.int64)
+        self._split(reps, lambda lo, hi: self.lib.evaluate_layer(ctypes.byref(self.model), reps, lo, hi, V, pbits,
+                                                                 gaps))

@@ -1,0 +1,85 @@
+r"""Exact best response: some seats follow fixed policies, the others play to win against them.
+
+Seats in ``greedy`` choose, at every decision, the action with the larger own win
+probability; the other seats' decisions are read from their packed policies. With
+one greedy seat this is that seat's exact best response to the others; with
+several, the max-n solution among them with the rest fixed; with every seat
+greedy, the optimal (max-n) play of ``engine.solve``.
+
+Values depend on which seat is to move, so, as in ``evaluate``, a state is
+(scores in turn order from the seat to move, that seat), and the orbit of
+(s, seat 0) is (rot^i s, seat i), i < N. Each orbit is solved as
+``engine.solve`` solves its orbits: for fixed decisions every turn value is
+affine in the value after a zero-gain turn, the cycle is closed exactly, and
+the greedy seats' decisions are iterated on that one scalar until they settle
+(policy iteration), with capped value iteration as the fallback. The same
+stopping rule, tolerance and convergence report as ``engine.solve``.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.engine.bits import packed_width
+from solver.engine.kernels import Kernel
+from solver.engine.solve import (
+    EPS,
+    MAX_PI,
+    MAX_VI,
+    TOLERANCE,
+    convergence,
+    model_arrays,
+    orbit_layers,
+)
+from solver.game.turn import TurnModel
+
+
+@dataclass(frozen=True)
+class ResponseResult:
+    players: int
+    target: int
+    greedy: tuple                # the seats that played to win
+    bits: np.ndarray             # (N, G**N, nbytes): packed decisions of every seat (fixed seats: as given)
+    values: np.ndarray           # (N, G**N, N): win probabilities when seat a is to move, turn order from it
+    converged: bool
+    residual: float
+    iterations: int
+    tolerance: float
+    seconds: float
+
+    def report(self) -> dict:
+        return {"method": "layered orbit policy iteration (best response)", "tolerance": self.tolerance,
+                "residual": self.residual, "iterations": self.iterations, "converged": self.converged,
+                "seconds": round(self.seconds, 4), "greedy_seats": list(self.greedy)}
+
+
+def respond(model: TurnModel, players: int, target: int, seat_bits, greedy, *, tol: float = TOLERANCE,
+            progress=None) -> ResponseResult:
+    """Best response of the seats in ``greedy`` to the others' ``seat_bits`` (packed, (G**N, nbytes) each;
+    ignored for greedy seats, which may be None)."""
+    t0 = time.perf_counter()
+    N, G, D = players, target, model.substates
+    S, nbytes = G ** N, packed_width(G, D)
+    greedy = tuple(sorted(set(int(a) for a in greedy)))
+    if not greedy or not all(0 <= a < N for a in greedy):
+        raise ValueError(f"greedy seats must be some of 0..{N - 1}, not {greedy}")
+    pbits = np.zeros((N, S, nbytes), dtype=np.uint8)
+    for a, b in enumerate(seat_bits):
+        if a not in greedy:
+            pbits[a] = np.asarray(b, dtype=np.uint8).reshape(S, nbytes)
+    mask = np.array([a in greedy for a in range(N)], dtype=np.uint8)
+    reps, ptr = orbit_layers(N, G, canonical=False)
+    V = np.zeros((N, S, N))
+    stats = np.zeros((len(reps), 3))
+    with Kernel(N, N, G, D, model.start, nbytes, model_arrays(model, G)) as kernel:
+        for layer in range(len(ptr) - 1):
+            lo, hi = ptr[layer], ptr[layer + 1]
+            if hi > lo:
+                kernel.respond_layer(reps[lo:hi], V, pbits, mask, pbits, tol, EPS, MAX_PI, MAX_VI, stats[lo:hi])
+            if progress is not None:
+                progress(int(hi), len(reps))
+    residual, converged, iterations = convergence(stats, tol, "best response")
+    return ResponseResult(N, G, greedy, pbits, V, converged, residual, iterations, tol,
+                          time.perf_counter() - t0)

@@ -1,0 +1,240 @@
+r"""Game-agnostic max-n solver for turn-taking jeopardy dice games.
+
+The engine is handed a :class:`~solver.game.turn.TurnModel`, a number of players N
+and a target G; it never names a game.
+
+Equations. Let s = (s_0, ..., s_{N-1}) be banked scores in turn order from the
+active player and W(s) in [0, 1]^N the win probabilities at the start of the
+active player's turn, component k for the player k seats later. A turn that
+ends with gain g leads to s' = (s_1, ..., s_{N-1}, s_0 + g), or to a win of
+player 0 when s_0 + g >= G; in the old frame its value is C_g = P W(s'), with
+(P v)_k = v_{(k-1) mod N}. Within the turn, at decision state (t, n):
+
+    stop(t, n) = C_t
+    roll(t, n) = sum_moves p V(t + da, n2) + sum_endings p E_j[C_{gain}]
+    V(t, n)    = roll if roll_0 > stop_0 else stop          (exact tie: stop)
+
+with V(t, n) = e_0 (a win) once s_0 + t >= G, and the opening (0, start) rolls.
+The turn is a DAG (t descending, n ascending): backward induction is exact.
+
+Layers. Gains are non-negative, so W(s) depends only on states whose score
+sum is larger, except through C_0, the value after a turn that gains nothing:
+the next state in the rotation orbit of s. Layers are solved from the largest
+sum down. In an orbit s_0, ..., s_{L-1} (s_{i+1} = rot s_i), fixed decisions
+make every turn value affine in x = C_0: W(s_i) = c_i + b_i P W(s_{i+1}), with
+b_i the probability that the turn gains nothing. That cycle is solved in closed
+form. Decisions depend on x only through y = x_0; each pass also returns the
+interval of y over which its decisions stay greedy.
+
+Stopping rule. An orbit is done when, for every member, the y implied by the
+solved values lies in that interval (within ``eps`` = 1e-13): the values then
+satisfy the Bellman equations up to rounding. The residual reported is the
+largest of |c_i + b_i P W_{i+1} - W_i| and the interval overshoot. If the
+decisions have not settled after ``max_pi`` passes, the orbit falls back to
+value iteration, capped at ``max_vi`` passes, whose last change is the residual.
+``converged`` is True when every orbit's residual is at most ``tol``.
+"""
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver.engine import kernels
+from solver.engine.bits import packed_width
+from solver.engine.kernels import Kernel
+from solver.errors import GonutsError
+from solver.game.turn import TurnModel
+
+TOLERANCE = 1e-12
+EPS = 1e-13
+MAX_PI = 50
+MAX_VI = 100_000
+
+
+class ConvergenceWarning(RuntimeWarning):
+    """A solve ended above its tolerance."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """Everything a solve produced. Arrays are indexed by scores in turn order from the active player."""
+    players: int
+    target: int
+    substates: int
+    start_win: np.ndarray           # (G,)*N + (N,)
+    roll_bits: np.ndarray           # (G,)*N + (ceil(G*(D+1)/8),) uint8, bits of the flattened (t, n)
+    roll_win: np.ndarray | None     # (G,)*N + (G, D+1), own win probability if rolling
+    stop_win: np.ndarray | None
+    converged: bool
+    residual: float
+    iterations: int                 # the most passes any orbit needed
+    passes: int                     # turn passes over all states
+    tolerance: float
+    seconds: float
+    states: int
+    method: str = "layered orbit policy iteration"
+    timings: dict = field(default_factory=dict)
+
+    @property
+    def roll(self) -> np.ndarray:
+        """Unpacked decisions, (G,)*N + (G, D+1) bool: True where rolling is optimal."""
+        return unpack_roll(self.roll_bits, self.target, self.substates)
+
+    @property
+    def first_player_win(self) -> float:
+        return float(self.start_win[(0,) * self.players + (0,)])
+
+
+def unpack_roll(bits: np.ndarray, target: int, substates: int) -> np.ndarray:
+    """Packed decisions (..., packed_width) -> (..., G, D+1) bool."""
+    n = target * (substates + 1)
+    return np.unpackbits(bits, axis=-1, count=n).reshape(bits.shape[:-1] + (target, substates + 1)).astype(bool)
+
+
+def orbit_layers(players: int, target: int, canonical: bool = True):
+    """States grouped by score sum, descending: the order in which layers are solved.
+
+    With ``canonical`` only the representative (smallest index) of each rotation
+    orbit is kept; otherwise every state is (as the seat-0 member of its orbit
+    of (state, seat to move) pairs, for policy evaluation). Returns (reps, ptr):
+    the l-th layer is reps[ptr[l]:ptr[l+1]].
+    """
+    N, G = players, target
+    Gpow = G ** (N - 1)
+    idx = np.arange(G ** N, dtype=np.int64)
+    total = np.zeros_like(idx)
+    rest = idx.copy()
+    for _ in range(N):
+        total += rest % G
+        rest //= G
+    canon = np.ones(idx.shape, dtype=bool)
+    r = idx
+    for _ in range(N - 1 if canonical else 0):
+        r = (r % Gpow) * G + r // Gpow
+        canon &= idx <= r
+    del r
+    reps = idx[canon]
+    sums = total[canon]
+    order = np.argsort(-sums, kind="stable")
+    reps, sums = reps[order], sums[order]
+    counts = np.bincount(N * (G - 1) - sums, minlength=N * (G - 1) + 1)
+    ptr = np.concatenate([[0], np.cumsum(counts)])
+    return reps, ptr
+
+
+def model_arrays(model: TurnModel, target: int):
+    D = model.substates
+    mv = np.sort(model.moves, order=["src"], kind="stable")
+    en = np.sort(model.endings, order=["src"], kind="stable")
+    mv_ptr = np.searchsorted(mv["src"], np.arange(D + 2)).astype(np.int64)
+    en_ptr = np.searchsorted(en["src"], np.arange(D + 2)).astype(np.int64)
+    dists = np.ascontiguousarray(model.dists, dtype=np.float64)
+    if dists.shape[1] != target + 1:
+        raise ValueError(f"turn model gain distributions have {dists.shape[1]} bins, target {target} needs "
+                         f"{target + 1}")
+    tails = np.zeros((len(dists), target + 2))
+    tails[:, :-1] = np.cumsum(dists[:, ::-1], axis=1)[:, ::-1]
+    abs_used = np.zeros(len(dists), dtype=np.bool_)
+    rel_used = np.zeros(len(dists), dtype=np.bool_)
+    abs_used[en["dist"][~en["rel"]]] = True
+    rel_used[en["dist"][en["rel"]]] = True
+    return (mv_ptr, np.ascontiguousarray(mv["p"]), np.ascontiguousarray(mv["da"]),
+            np.ascontiguousarray(mv["dst"]), en_ptr, np.ascontiguousarray(en["p"]),
+            np.ascontiguousarray(en["dist"]), np.ascontiguousarray(en["rel"]),
+            dists, tails, abs_used, rel_used)
+
+
+def convergence(stats: np.ndarray, tol: float, what: str) -> tuple[float, bool, int]:
+    """(residual, converged, iterations) of a solve from its per-orbit stats (passes, residual, converged);
+    warns with a ``ConvergenceWarning`` when it is not converged."""
+    residual = float(stats[:, 1].max()) if len(stats) else 0.0
+    converged = bool(np.all(stats[:, 2] == 1.0)) and residual <= tol
+    if not converged:
+        warnings.warn(f"{what} ended with residual {residual:.3g} above tolerance {tol:.3g}",
+                      ConvergenceWarning, stacklevel=3)
+    return residual, converged, int(stats[:, 0].max()) if len(stats) else 0
+
+
+def prepare() -> float:
+    """Compile the solver kernel if it is not compiled yet; returns the seconds it took (0 if it was)."""
+    t0 = time.perf_counter()
+    kernels.load()
+    return time.perf_counter() - t0
+
+
+def _check_resume(state, N, G, D, norbits, nlayers, store_values):
+    want = {"W": ((G ** N, N), np.float64), "bits": ((G ** N, packed_width(G, D)), np.uint8),
+            "stats": ((norbits, 3), np.float64)}
+    if store_values:
+        want.update(rw=((G ** N, G, D + 1), np.float64), sw=((G ** N, G, D + 1), np.float64))
+    for name, (shape, dtype) in want.items():
+        a = state.get(name)
+        if a is None or a.shape != shape or a.dtype != dtype:
+            raise GonutsError("the checkpoint does not match this build; remove it or build without --resume")
+    done = int(np.asarray(state.get("layers_done", -1)))
+    if not 0 <= done <= nlayers:
+        raise GonutsError("the checkpoint does not match this build; remove it or build without --resume")
+
+
+def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE,
+          store_values: bool | None = None, progress=None, resume=None, checkpoint=None) -> SolveResult:
+    """Solve the game for max-n optimal play. See the module docstring.
+
+    ``progress(done, total)`` is called after each layer with orbit counts.
+    ``resume`` is a saved state from ``checkpoint`` (a callable taking a dict of
+    arrays after each layer, returning nothing) to continue from.
+    """
+
+    t0 = time.perf_counter()
+    N, G, D = players, target, model.substates
+    if store_values is None:
+        store_values = N == 2
+    arrays = model_arrays(model, G)
+    reps, ptr = orbit_layers(N, G)
+    nlayers = len(ptr) - 1
+    nbytes = packed_width(G, D)
+    if resume is not None:
+        _check_resume(resume, N, G, D, len(reps), nlayers, store_values)
+        W, bits, stats, done = resume["W"], resume["bits"], resume["stats"], int(resume["layers_done"])
+        rw, sw = resume.get("rw"), resume.get("sw")
+    else:
+        W = np.zeros((G ** N, N))
+        bits = np.zeros((G ** N, nbytes), dtype=np.uint8)
+        stats = np.zeros((len(reps), 3))
+        rw = sw = None
+        done = 0
+        if store_values:
+            rw = np.zeros((G ** N, G, D + 1))
+            sw = np.zeros((G ** N, G, D + 1))
+    dummy = np.zeros((1, 1, 1))
+    t_setup = time.perf_counter() - t0
+    total_states = G ** N
+    with Kernel(N, N, G, D, model.start, nbytes, arrays) as kernel:
+        for layer in range(done, nlayers):
+            lo, hi = ptr[layer], ptr[layer + 1]
+            if hi > lo:
+                kernel.solve_layer(reps[lo:hi], W, bits, rw if store_values else dummy,
+                                   sw if store_values else dummy, store_values, tol, EPS, MAX_PI, MAX_VI,
+                                   stats[lo:hi])
+            if checkpoint is not None:
+                checkpoint({"W": W, "bits": bits, "stats": stats, "layers_done": layer + 1,
+                            **({"rw": rw, "sw": sw} if store_values else {})})
+            if progress is not None:
+                progress(int(ptr[layer + 1]), len(reps))
+    seconds = time.perf_counter() - t0
+    residual, converged, iterations = convergence(stats, tol, "solve")
+    shape = (G,) * N
+    return SolveResult(
+        players=N, target=G, substates=D,
+        start_win=W.reshape(shape + (N,)),
+        roll_bits=bits.reshape(shape + (nbytes,)),
+        roll_win=rw.reshape(shape + (G, D + 1)) if store_values else None,
+        stop_win=sw.reshape(shape + (G, D + 1)) if store_values else None,
+        converged=converged, residual=residual,
+        iterations=iterations,
+        passes=int(stats[:, 0].sum()), tolerance=tol, seconds=seconds, states=total_states,
+        timings={"setup": t_setup, "total": seconds},
+    )

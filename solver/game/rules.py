@@ -1,0 +1,197 @@
+"""The game as data: a frozen, validated ``Rules`` value and its named presets.
+
+Every knob of docs/RULES.md is a field. ``Rules`` is checked when it is built and
+refuses, with a message naming the knob, anything that is not a playable game.
+
+Go Nuts! knobs (``game="gonuts"``):
+
+* ``faces = (acorn, squirrel, car)``: face counts of a squirrel die, (2, 3, 1).
+* ``dog = (dog, house)``: face counts of a dog die, (1, 5).
+* ``nuts_costs_turn``: a Go Nuts! round wipes the turn's points (rulebook) or
+  adds to them (summary).
+* ``nuts_all_dice``: the round is played with all five dice (summary) or with
+  the dice just rolled (rulebook).
+* ``one_die``: ``"rolled"`` (rulebook: a single die is rolled and shows an
+  acorn) or ``"left"`` (summary: a roll leaves exactly one live die and it
+  shows an acorn).
+* ``speed``: the active player's throws per dog-die tick in a Go Nuts! round.
+
+Pig (``game="pig"``) has no knobs beyond ``players`` and ``target``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from solver.errors import RulesError
+
+GAMES = ("gonuts", "pig")
+PRESETS = ("rulebook", "summary")
+ONE_DIE = ("rolled", "left")
+N_DICE = 5
+MAX_PLAYERS = 4
+
+
+@dataclass(frozen=True)
+class Rules:
+    game: str = "gonuts"
+    players: int = 2
+    target: int = 50
+    faces: tuple = (2, 3, 1)
+    dog: tuple = (1, 5)
+    nuts_costs_turn: bool = True
+    nuts_all_dice: bool = False
+    one_die: str = "rolled"
+    speed: float = 1.0
+
+    def __post_init__(self):
+        if self.game not in GAMES:
+            raise RulesError(f"game must be one of {', '.join(GAMES)}, not {self.game!r}")
+        _check_int("players", self.players, 2, MAX_PLAYERS)
+        _check_int("target", self.target, 1, None)
+        faces = _int_tuple("faces", self.faces, 3, "acorn,squirrel,car")
+        dog = _int_tuple("dog", self.dog, 2, "dog,house")
+        object.__setattr__(self, "faces", faces)
+        object.__setattr__(self, "dog", dog)
+        if faces[0] < 1:
+            raise RulesError("faces: a squirrel die needs at least one acorn face, or nobody can ever score")
+        if sum(faces) < 2:
+            raise RulesError("faces: a die needs at least two faces")
+        if dog[0] < 1:
+            raise RulesError("dog: a dog die needs at least one dog face, or a Go Nuts! round never ends")
+        if self.one_die not in ONE_DIE:
+            raise RulesError(f"one_die must be one of {', '.join(ONE_DIE)}, not {self.one_die!r}")
+        for knob in ("nuts_costs_turn", "nuts_all_dice"):
+            if not isinstance(getattr(self, knob), bool):
+                raise RulesError(f"{knob} must be true or false")
+        try:
+            speed = float(self.speed)
+        except (TypeError, ValueError):
+            raise RulesError(f"speed must be a number, not {self.speed!r}") from None
+        if not math.isfinite(speed) or speed <= 0:
+            raise RulesError(f"speed must be a positive finite number, not {self.speed!r}")
+        if speed > 100:
+            raise RulesError("speed must be at most 100 throws per tick")
+        object.__setattr__(self, "speed", speed)
+        knobs = ("faces", "dog", "nuts_costs_turn", "nuts_all_dice", "one_die", "speed")
+        if self.game == "pig" and any(getattr(self, f) != _DEFAULTS[f] for f in knobs):
+            raise RulesError("pig takes only players and target; the Go Nuts! knobs do not apply")
+
+    # -- derived quantities -------------------------------------------------
+    @property
+    def substates(self) -> int:
+        """Sub-states of a turn: live dice (1..5) for Go Nuts!, a single one for Pig."""
+        return 1 if self.game == "pig" else N_DICE
+
+    @property
+    def acorn_chance(self) -> Fraction:
+        """P(acorn) of a squirrel die, exactly (the ``*_chance`` values are what tables are built from)."""
+        return Fraction(self.faces[0], sum(self.faces))
+
+    @property
+    def squirrel_chance(self) -> Fraction:
+        return Fraction(self.faces[1], sum(self.faces))
+
+    @property
+    def car_chance(self) -> Fraction:
+        return Fraction(self.faces[2], sum(self.faces))
+
+    @property
+    def dog_chance(self) -> Fraction:
+        return Fraction(self.dog[0], sum(self.dog))
+
+    @property
+    def p_acorn(self) -> float:
+        return self.faces[0] / sum(self.faces)
+
+    @property
+    def p_squirrel(self) -> float:
+        return self.faces[1] / sum(self.faces)
+
+    @property
+    def p_car(self) -> float:
+        return self.faces[2] / sum(self.faces)
+
+    @property
+    def p_dog(self) -> float:
+        return self.dog[0] / sum(self.dog)
+
+    @property
+    def speed_fraction(self):
+        """The speed as an exact fraction, so that floor(r * T) has no rounding."""
+        return Fraction(repr(self.speed))
+
+    def preset_name(self) -> str | None:
+        """The preset these rules equal, if any."""
+        for name in PRESETS:
+            if preset(name, players=self.players, target=self.target, faces=self.faces,
+                      dog=self.dog, speed=self.speed) == self:
+                return name
+        return None
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["faces"] = list(self.faces)
+        d["dog"] = list(self.dog)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Rules":
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(d) - known
+        if unknown:
+            raise RulesError(f"unknown rules knob(s): {', '.join(sorted(unknown))}")
+        d = dict(d)
+        for key in ("faces", "dog"):
+            if key in d:
+                d[key] = tuple(d[key])
+        return cls(**d)
+
+    def describe(self) -> str:
+        if self.game == "pig":
+            return f"Pig, {self.players} players, target {self.target}"
+        name = self.preset_name()
+        what = f"{name} preset" if name else "custom rules"
+        extras = []
+        if self.faces != (2, 3, 1):
+            extras.append("faces " + ",".join(map(str, self.faces)))
+        if self.dog != (1, 5):
+            extras.append("dog " + ",".join(map(str, self.dog)))
+        if self.speed != 1.0:
+            extras.append(f"speed {self.speed:g}")
+        extra = f" ({'; '.join(extras)})" if extras else ""
+        return f"Go Nuts!, {self.players} players, target {self.target}, {what}{extra}"
+
+
+_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Rules)}
+
+
+def preset(name: str = "rulebook", **overrides) -> Rules:
+    """The named reading of the rules, with any knob overridden."""
+    readings = {
+        "rulebook": dict(nuts_costs_turn=True, nuts_all_dice=False, one_die="rolled"),
+        "summary": dict(nuts_costs_turn=False, nuts_all_dice=True, one_die="left"),
+    }
+    if name not in readings:
+        raise RulesError(f"unknown rules preset {name!r}; choose {' or '.join(PRESETS)}")
+    return Rules(**{**readings[name], **overrides})
+
+
+def _check_int(name, value, lo, hi):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{name} must be a whole number, not {value!r}")
+    if value < lo or (hi is not None and value > hi):
+        bound = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
+        raise RulesError(f"{name} must be {bound}, not {value}")
+
+
+def _int_tuple(name, value, length, labels):
+    try:
+        items = tuple(value)
+    except TypeError:
+        raise RulesError(f"{name} must be {length} face counts ({labels})") from None
+    if len(items) != length or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in items):
+        raise RulesError(f"{name} must be {length} non-negative whole face counts ({labels}), not {value!r}")
+    return items

@@ -1,0 +1,119 @@
+"""Pictures of the solution (matplotlib, imported only here).
+
+* ``boundary``: for each number of live dice, the turn total at which optimal
+  play first stops, over the player's own score and the next player's score
+  (Neller and Presser's roll/hold boundary, one panel per dice count);
+* ``win``: the start-of-turn win probability over the two scores;
+* ``payout``: Go Nuts! gain distributions by dice and by number of opponents.
+
+For 3 and 4 players the pictures show the plane where the other players have 0.
+"""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+
+from solver.errors import GonutsError
+from solver.game.payout import nuts_payout_table
+
+
+def pyplot():
+    try:
+        import matplotlib  # deferred: optional (the plot extra), and slow to import
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt  # deferred: as above
+    except ImportError:
+        raise GonutsError("plotting needs matplotlib: pip install 'gonuts-solve[plot]'") from None
+    return plt
+
+
+def _save(fig, out):
+    out = Path(out)
+    if out.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise GonutsError(f"cannot plot to {out}: use a .png, .svg or .pdf file name")
+    folder = out.parent if str(out.parent) else Path(".")
+    if not folder.is_dir():
+        raise GonutsError(f"cannot write {out}: folder {folder} does not exist")
+    tmp = out.with_name(f".{out.name}.tmp{out.suffix}")
+    fig.savefig(tmp, dpi=110, bbox_inches="tight")
+    tmp.replace(out)
+
+
+def stop_threshold(roll: np.ndarray) -> np.ndarray:
+    """For decisions (..., G, D+1): the smallest t at which the player stops, per dice count."""
+    G = roll.shape[-2]
+    stops = ~roll
+    stops[..., 0, -1] = False                    # the forced opening is no stop
+    first = np.where(stops.any(axis=-2), stops.argmax(axis=-2), G)
+    return first[..., 1:]
+
+
+def _plane(table):
+    N = table.players
+    roll = table.roll_array()
+    win = table.arrays["start_win"]
+    idx = (slice(None), slice(None)) + (0,) * (N - 2)
+    return roll[idx], win[idx + (0,)]
+
+
+def boundary(table, out):
+    plt = pyplot()
+    roll, _ = _plane(table)
+    thr = stop_threshold(roll).astype(float)           # (G, G, D)
+    G = table.target
+    s0 = np.arange(G)[:, None, None]
+    thr = np.where(s0 + thr >= G, np.nan, thr)         # stops only because stopping wins
+    D = thr.shape[-1]
+    fig, axes = plt.subplots(1, D, figsize=(3.2 * D, 3.4), squeeze=False)
+    vmax = np.nanmax(thr) if np.isfinite(thr).any() else 1
+    for n in range(D):
+        ax = axes[0, n]
+        im = ax.imshow(thr[:, :, n], origin="lower", cmap="viridis", vmin=0, vmax=vmax)
+        ax.set_title(f"{n + 1} {'die' if n == 0 else 'dice'} live" if D > 1 else "turn total")
+        ax.set_xlabel("next player's score")
+        if n == 0:
+            ax.set_ylabel("own score")
+    fig.colorbar(im, ax=axes[0, :].tolist(), shrink=0.8, label="turn points at which optimal play stops")
+    fig.suptitle(f"Optimal stopping boundary: {table.rules.describe()}" +
+                 (" (other players at 0)" if table.players > 2 else "") +
+                 "\nwhite: keeps rolling until stopping reaches the target", fontsize=10, y=1.04)
+    _save(fig, out)
+    plt.close(fig)
+
+
+def win(table, out):
+    plt = pyplot()
+    _, w = _plane(table)
+    fig, ax = plt.subplots(figsize=(5.2, 4.4))
+    im = ax.imshow(w, origin="lower", cmap="RdYlGn", vmin=0, vmax=1)
+    cs = ax.contour(w, levels=[0.25, 0.5, 0.75], colors="k", linewidths=0.7)
+    ax.clabel(cs, fmt="%.2f", fontsize=7)
+    ax.set_xlabel("next player's score")
+    ax.set_ylabel("own score (player to move)")
+    fig.colorbar(im, ax=ax, label="win probability at the start of the turn")
+    ax.set_title(f"{table.rules.describe()}" + (" (others at 0)" if table.players > 2 else ""), fontsize=9)
+    _save(fig, out)
+    plt.close(fig)
+
+
+def payout(rules, out, cap: int = 40):
+    plt = pyplot()
+    if rules.game != "gonuts":
+        raise GonutsError("payout plots are for Go Nuts! (Pig has no Go Nuts! round)")
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.4), sharey=True)
+    for ax, players in zip(axes, (2, 3, 4)):
+        table = nuts_payout_table(dataclasses.replace(rules, players=players, target=cap))
+        for n in range(1, 6):
+            mean = (table[n, :cap] * np.arange(cap)).sum() + cap * table[n, cap]
+            ax.plot(np.arange(cap), table[n, :cap], marker=".", ms=3, label=f"{n} {'die' if n == 1 else 'dice'} "
+                                                                          f"(mean {mean:.1f})")
+        ax.set_title(f"{players - 1} opponent{'s' if players > 2 else ''} rolling dog dice")
+        ax.set_xlabel("acorns gained in the Go Nuts! round")
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("probability")
+    fig.suptitle(f"Exact Go Nuts! payouts (speed {rules.speed:g}, faces {','.join(map(str, rules.faces))}, "
+                 f"dog {','.join(map(str, rules.dog))})", fontsize=10, y=1.03)
+    _save(fig, out)
+    plt.close(fig)

@@ -1,0 +1,316 @@
+"""Policies as values.
+
+A policy decides, at a decision state, whether the player to move rolls. Every
+policy here offers two views of itself:
+
+* ``decide(scores, turn, dice) -> bool array``: vectorised (``scores`` is an
+  (M, N) integer array in turn order from the player to move, ``turn`` and
+  ``dice`` are (M,) arrays; True = roll). The simulator calls this.
+* ``bits(G, N, D)``: its decision at every state of a game, packed like a
+  table's ``roll_bits``, ``(G**N, ceil(G*(D+1)/8))`` uint8. Exact evaluation
+  reads this.
+
+Named policies (``parse``): ``optimal`` (a table), ``hold:K`` (stop once the
+turn holds K points), ``hold:K/D`` (also stop with D or fewer live dice),
+``dice:K1-K2-K3-K4-K5`` (stop at K_n points with n live dice), ``maxpoints`` (the
+turn policy that maximises expected points per turn, ignoring scores), a path
+to an ``.npz`` table, or a Python callable ``module:function`` /
+``file.py:function`` taking ``(scores, turn, dice)`` (scores a tuple in turn
+order from the player to move) and returning a bool. Every policy stops when
+stopping reaches the target: such a state is a win.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+
+from solver.engine.bits import packed_width
+from solver.game.payout import nuts_gain_mean
+from solver.game.turn import turn_model
+from solver.lab import grammar
+from solver.lab.grammar import PolicyError
+from solver.store import tables
+from solver.store.tables import Table
+
+
+class Policy:
+    name = "policy"
+
+    def decide(self, scores, turn, dice):
+        raise NotImplementedError
+
+    def __call__(self, scores, turn, dice):
+        return self.decide(scores, turn, dice)
+
+    def bits(self, G: int, N: int, D: int) -> np.ndarray:
+        """Decisions at every state, by calling ``decide`` on them in chunks."""
+        S = G ** N
+        out = np.zeros((S, packed_width(G, D)), dtype=np.uint8)
+        tn = np.array([(t, n) for t in range(G) for n in range(1, D + 1)])
+        step = max(1, 200_000 // len(tn))
+        for lo in range(0, S, step):
+            idx = np.arange(lo, min(S, lo + step))
+            scores = np.array(np.unravel_index(idx, (G,) * N)).T
+            rows = np.repeat(np.arange(len(idx)), len(tn))
+            sc = scores[rows]
+            t = np.tile(tn[:, 0], len(idx))
+            n = np.tile(tn[:, 1], len(idx))
+            live = sc[:, 0] + t < G
+            roll = np.zeros(len(rows), dtype=bool)
+            roll[live] = self.decide(sc[live], t[live], n[live])
+            grid = np.zeros((len(idx), G, D + 1), dtype=bool)
+            grid[rows, t, n] = roll
+            out[lo:lo + len(idx)] = np.packbits(grid.reshape(len(idx), -1), axis=1)
+        return out
+
+
+class BitsPolicy(Policy):
+    """A policy given by packed decisions over every state (what everything compiles to)."""
+
+    def __init__(self, bits, G, N, D, name="table"):
+        self._bits = np.asarray(bits, dtype=np.uint8).reshape(G ** N, packed_width(G, D))
+        self.G, self.N, self.D, self.name = G, N, D, name
+
+    def decide(self, scores, turn, dice):
+        scores, turn, dice = np.asarray(scores), np.asarray(turn), np.asarray(dice)
+        inside = scores[:, 0] + turn < self.G
+        out = np.zeros(len(turn), dtype=bool)
+        idx = np.ravel_multi_index(tuple(scores[inside].T), (self.G,) * self.N)
+        q = turn[inside] * (self.D + 1) + dice[inside]
+        out[inside] = (self._bits[idx, q >> 3] & (128 >> (q & 7))) != 0
+        return out
+
+    def bits(self, G, N, D):
+        if (G, N, D) != (self.G, self.N, self.D):
+            raise PolicyError(f"policy {self.name} is for {self.N} players, target {self.G}, not {N} and {G}")
+        return self._bits
+
+
+class BestSeat(Policy):
+    """``best``: the exact best response to the other seats, solved by ``strategy.resolve``."""
+    name = "best"
+
+    def decide(self, scores, turn, dice):
+        raise PolicyError("best is solved against the other seats first (strategy.resolve)")
+
+    def bits(self, G, N, D):
+        raise PolicyError("best is solved against the other seats first (strategy.resolve)")
+
+
+class ResponsePolicy(BitsPolicy):
+    """A seat's best response, with the convergence report of the solve that found it."""
+
+    def __init__(self, bits, G, N, D, report):
+        super().__init__(bits, G, N, D, "best")
+        self.report = report
+
+
+class TablePolicy(BitsPolicy):
+    """Optimal play read from a table."""
+
+    def __init__(self, table: Table, name="optimal"):
+        G, N, D = table.target, table.players, table.substates
+        if "roll_bits" in table.arrays:
+            bits = table.arrays["roll_bits"]
+        else:
+            bits = np.packbits(table.arrays["roll"].reshape(G ** N, -1), axis=1)
+        super().__init__(bits, G, N, D, name)
+        self.table = table
+
+
+class TurnRule(Policy):
+    """A decision that depends only on the turn (points, live dice) and on whether stopping wins."""
+
+    def __init__(self, roll_tn, target, name):
+        self.roll_tn = np.asarray(roll_tn, dtype=bool)     # (T, D+1): roll at (t, n), T >= target
+        self.target, self.name = target, name
+
+    def decide(self, scores, turn, dice):
+        scores, turn, dice = np.asarray(scores), np.asarray(turn), np.asarray(dice)
+        tt = np.minimum(turn, self.roll_tn.shape[0] - 1)
+        return self.roll_tn[tt, dice] & (scores[:, 0] + turn < self.target)
+
+    def _per_s0(self, G, D):
+        t = np.arange(G)[:, None]
+        return np.array([np.packbits((self.roll_tn[:G, :D + 1] & (s0 + t < G)).ravel()) for s0 in range(G)])
+
+    def bits(self, G, N, D):
+        return self._per_s0(G, D)[np.arange(G ** N) // G ** (N - 1)]
+
+    def rows(self, G, D):
+        """Packed decisions by (own score, best opponent's score): (G * G, nbytes), row s0 * G + lead."""
+        return np.repeat(self._per_s0(G, D), G, axis=0)
+
+
+class RaceRule(Policy):
+    """``race:K1-...-KD/P/E``, "keep pace, end race": once anyone's banked score is within E points of the
+    target, roll until stopping wins; otherwise stop at K_n + round((best opponent - you) / P) turn
+    points with n dice live (round half up; P = 0 leaves the pace term out, E = 0 the end race)."""
+
+    def __init__(self, ks, pace, end, target, name):
+        self.ks = np.asarray([0] + list(ks), dtype=np.int64)
+        self.pace, self.end, self.target, self.name = pace, end, target, name
+
+    def _roll(self, s0, lead, turn, dice):
+        G = self.target
+        thr = self.ks[dice]
+        if self.pace:
+            thr = thr + np.floor((lead - s0) / self.pace + 0.5).astype(np.int64)
+        roll = turn < thr
+        if self.end:
+            roll = roll | (np.maximum(s0, lead) >= G - self.end)
+        return roll & (s0 + turn < G)
+
+    def decide(self, scores, turn, dice):
+        scores = np.asarray(scores)
+        return self._roll(scores[:, 0], scores[:, 1:].max(axis=1), np.asarray(turn), np.asarray(dice))
+
+    def rows(self, G, D):
+        """Packed decisions by (own score, best opponent's score): (G * G, nbytes), row s0 * G + lead."""
+        s0, lead, t, n = (np.arange(m).reshape([-1 if i == a else 1 for i in range(4)])
+                          for a, m in enumerate((G, G, G, D + 1)))        # broadcast, not meshgrid
+        grid = np.broadcast_to(self._roll(s0, lead, t, n) & (n >= 1), (G, G, G, D + 1))
+        return np.packbits(grid.reshape(G * G, -1), axis=1)
+
+    def bits(self, G, N, D):
+        """Decisions depend on (own score, best opponent) only: pack those G*G rows, then gather."""
+        scores = np.unravel_index(np.arange(G ** N), (G,) * N)
+        return self.rows(G, D)[scores[0] * G + np.max(scores[1:], axis=0)]
+
+
+def race(ks, pace, end, target, D):
+    name = f"race:{'-'.join(map(str, ks))}/{pace}/{end}"
+    return RaceRule(ks, pace, end, target, name)
+
+
+def thresholds(ks, target, D, name):
+    """Stop at ks[n-1] points with n live dice (and whenever stopping wins)."""
+    t = np.arange(target)[:, None]
+    k = np.concatenate([[0], np.asarray(ks)])[None, :]
+    return TurnRule(t < k, target, name)
+
+
+def hold(k, target, D, dice=None):
+    ks = [k if (dice is None or n > dice) else 0 for n in range(1, D + 1)]
+    return thresholds(ks, target, D, f"hold:{k}" + (f"/{dice}" if dice is not None else ""))
+
+
+def maxpoints(rules, D):
+    """The turn policy that maximises expected points banked per turn, ignoring scores.
+
+    Solved on the game's own turn model with the means of the uncut gain
+    distributions (``payout.nuts_gain_mean``, exact): V(t, n) = max(t, E[roll])
+    by backward induction from a horizon H at which the player stops; H doubles
+    until the decisions below the target no longer change.
+    """
+    model = turn_model(rules)
+    means = np.zeros(len(model.dists))
+    if rules.game == "gonuts":
+        for n in range(1, len(means)):      # dists[n]: a round with n dice; dists[0] is the bust
+            means[n] = nuts_gain_mean(n, rules.players - 1, rules.dog_chance, rules.acorn_chance,
+                                      rules.speed_fraction)
+    prev = None
+    H = 4 * rules.target + 200
+    while True:
+        roll = _maxpoints_decisions(model, means, H)[:rules.target]
+        if prev is not None and np.array_equal(roll, prev):
+            return TurnRule(roll, rules.target, "maxpoints")
+        if H > 200_000:
+            raise PolicyError("maxpoints: expected points do not settle; the turn never needs to end")
+        prev, H = roll, 2 * H
+
+
+def _maxpoints_decisions(model, means, H):
+    D = model.substates
+    V = np.tile(np.arange(H + 8, dtype=float)[:, None], (1, D + 1))
+    roll = np.zeros((H, D + 1), dtype=bool)
+    mv, en = model.moves, model.endings
+    for t in range(H - 1, -1, -1):
+        for n in range(1, D + 1):
+            m = mv[mv["src"] == n]
+            e = en[en["src"] == n]
+            r = float((m["p"] * V[np.minimum(t + m["da"], H + 7), m["dst"]]).sum())
+            r += float((e["p"] * (means[e["dist"]] + np.where(e["rel"], t, 0))).sum())
+            roll[t, n] = r > t
+            V[t, n] = max(r, float(t))
+    return roll
+
+
+class CallablePolicy(Policy):
+    """A user's Python function ``f(scores, turn, dice) -> bool``, scores a tuple in turn order."""
+
+    def __init__(self, fn, name):
+        self.fn, self.name = fn, name
+
+    def decide(self, scores, turn, dice):
+        if getattr(self.fn, "vectorized", False):
+            out = np.asarray(self.fn(scores, turn, dice))
+            if out.shape != np.shape(turn) or out.dtype != bool:
+                raise PolicyError(f"policy {self.name} returned {out.dtype}{out.shape}, expected bool{np.shape(turn)}")
+            return out
+        out = np.empty(len(turn), dtype=bool)
+        for i, (s, t, n) in enumerate(zip(map(tuple, np.asarray(scores).tolist()), np.asarray(turn).tolist(),
+                                          np.asarray(dice).tolist())):
+            try:
+                v = self.fn(s, t, n)
+            except Exception as exc:
+                raise PolicyError(f"policy {self.name} raised {type(exc).__name__}: {exc} at scores {s}, "
+                                  f"turn {t}, dice {n}") from None
+            if isinstance(v, (bool, np.bool_)) or (isinstance(v, (int, np.integer)) and v in (0, 1)):
+                out[i] = bool(v)
+            else:
+                raise PolicyError(f"policy {self.name} returned {v!r} (not True/False) at scores {s}, "
+                                  f"turn {t}, dice {n}")
+        return out
+
+
+def load_callable(spec: str):
+    """``module:function`` or ``path/to/file.py:function``."""
+    target, _, attr = spec.rpartition(":")
+    try:
+        if target.endswith(".py"):
+            path = Path(target)
+            if not path.is_file():
+                raise PolicyError(f"policy {spec}: no file {target}")
+            modspec = importlib.util.spec_from_file_location(f"_gonuts_policy_{path.stem}", path)
+            module = importlib.util.module_from_spec(modspec)
+            modspec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(target)
+    except PolicyError:
+        raise
+    except Exception as exc:
+        raise PolicyError(f"policy {spec}: cannot load {target} ({type(exc).__name__}: {exc})") from None
+    fn = getattr(module, attr, None)
+    if not callable(fn):
+        raise PolicyError(f"policy {spec}: {target} has no function {attr!r}")
+    return fn
+
+
+def parse(spec: str, rules, D: int, optimal=None) -> Policy:
+    """A policy from its name (``grammar.read``). ``optimal()`` returns the table for the rules when asked for."""
+    sp = grammar.read(spec, rules.target, D)
+    G = rules.target
+    if sp.kind == "best":
+        return BestSeat()
+    if sp.kind == "optimal":
+        if optimal is None:
+            raise PolicyError("no optimal table available")
+        return TablePolicy(optimal())
+    if sp.kind == "maxpoints":
+        return maxpoints(rules, D)
+    if sp.kind == "hold":
+        return hold(sp.args[0], G, D, sp.args[1])
+    if sp.kind == "dice":
+        return thresholds(sp.args, G, D, sp.name)
+    if sp.kind == "race":
+        return race(*sp.args, G, D)
+    if sp.kind == "table":
+        t = tables.load(sp.name)
+        if (t.rules.game, t.players, t.target) != (rules.game, rules.players, G):
+            raise PolicyError(f"policy {sp.name} is a table for {t.rules.describe()}, not {rules.describe()}")
+        return TablePolicy(t, name=sp.name)
+    return CallablePolicy(load_callable(sp.name), sp.name)

@@ -1,0 +1,157 @@
+"""One question from the table: at these scores, turn points and live dice, roll or stop?
+
+``advise`` answers from a loaded ``Table``. ``advise_path`` answers straight
+from a table file: the file is checked as ``tables.load`` checks it (contract,
+headers, sizes, checksum), once per file content (``solver.store.checked``), and
+read without numpy, which a user would otherwise wait for at every question.
+"""
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass
+
+from solver.errors import StateError, TableError
+from solver.play.backup import backup_state
+from solver.store.checked import open_table
+from solver.store.contract import Archive, contract
+
+
+@dataclass(frozen=True)
+class Advice:
+    scores: tuple
+    turn: int
+    dice: int
+    action: str                  # "roll" or "stop"
+    reason: str                  # "optimal", "reaches_target" or "forced"
+    win_if_roll: float | None    # the active player's win probability
+    win_if_stop: float | None
+    all_if_roll: tuple | None    # every seat's win probability, seat order from the active player
+    all_if_stop: tuple | None
+
+    def to_dict(self) -> dict:
+        return {
+            "scores": list(self.scores), "turn": self.turn, "dice": self.dice,
+            "action": self.action, "reason": self.reason,
+            "win_if_roll": self.win_if_roll, "win_if_stop": self.win_if_stop,
+            "players_if_roll": None if self.all_if_roll is None else list(self.all_if_roll),
+            "players_if_stop": None if self.all_if_stop is None else list(self.all_if_stop),
+        }
+
+
+def check_state(table, scores, turn: int, dice: int):
+    """The scores as a tuple, or a StateError naming what does not exist in ``table``'s game."""
+    N, G, D = table.players, table.target, table.substates
+    scores = tuple(scores)
+    if len(scores) != N:
+        raise StateError(f"expected {N} scores (one per player, the player to move first), got {len(scores)}")
+    for s in scores:
+        if not 0 <= s < G:
+            raise StateError(f"score {s} is outside 0..{G - 1}: a banked score of {G} or more has already won")
+    if turn < 0:
+        raise StateError(f"turn points must be 0 or more, not {turn}")
+    check_dice(D, dice)
+    return scores
+
+
+def check_dice(D: int, dice: int):
+    """Refuse a count of live dice the game does not have (D: 5 for Go Nuts!, Pig's one die)."""
+    if not 1 <= dice <= D:
+        if D == 1:
+            raise StateError(f"Pig is played with one die: dice must be 1, not {dice}")
+        raise StateError(f"live dice must be from 1 to {D}, not {dice}")
+
+
+def _answer(table, scores, turn, dice, both, roll_at) -> Advice:
+    """The answer given ``both()`` -> (every seat if roll, every seat if stop) and ``roll_at()`` -> bool."""
+    scores = check_state(table, scores, turn, dice)
+    N, G, D = table.players, table.target, table.substates
+    if scores[0] + turn >= G:
+        win = (1.0,) + (0.0,) * (N - 1)
+        return Advice(scores, turn, dice, "stop", "reaches_target", None, 1.0, None, win)
+    r_all, s_all = both(scores)
+    if turn == 0 and dice == D:
+        return Advice(scores, turn, dice, "roll", "forced", r_all[0], None, r_all, None)
+    action = "roll" if roll_at(scores) else "stop"
+    return Advice(scores, turn, dice, action, "optimal", r_all[0], s_all[0], r_all, s_all)
+
+
+def advise(table, scores, turn: int, dice: int) -> Advice:
+    """The optimal action and its consequences, read from a loaded table (3-4 players: recomputed
+    exactly from ``start_win`` by one Bellman backup of the state, ``backup.backup_state``)."""
+    def both(scores):
+        if table.players == 2:
+            rw = float(table.arrays["roll_win"][scores + (turn, dice)])
+            sw = float(table.arrays["stop_win"][scores + (turn, dice)])
+            return (rw, 1.0 - rw), (sw, 1.0 - sw)
+        W, pay = table.arrays["start_win"], table.arrays.get("nuts_payout")
+        return backup_state(table.rules, None if pay is None else pay.tolist(),
+                            lambda g: W[scores[1:] + (scores[0] + g,)].tolist(), scores[0], turn, dice)
+    return _answer(table, scores, turn, dice, both, lambda scores: table.roll_at(scores, turn, dice))
+
+
+@dataclass(frozen=True)
+class _Shape:
+    players: int
+    target: int
+    substates: int
+
+
+def table_rules(path):
+    """The rules a table file says it holds, from its checked ``meta`` (no array is read)."""
+    with Archive(path) as z:
+        return contract(z.meta(), str(path))[0]
+
+
+def advise_path(path, scores, turn: int, dice: int, expect=None):
+    """(Advice, rules) straight from a table file, checked like ``tables.load`` checks it, once per
+    file content (``checked.open_table``): later questions read only the numbers they need.
+
+    Without numpy: with 2 players the answer is read; with 3-4 players the state is
+    backed up from the ``start_win`` of the states a turn can lead to, as ``advise`` does."""
+    with open_table(path, expect) as tab:
+        return _advise_checked(tab, scores, turn, dice), tab.rules
+
+
+def _advise_checked(tab, scores, turn, dice):
+    rules = tab.rules
+    N, G, D = rules.players, rules.target, rules.substates
+    shape = _Shape(N, G, D)
+
+    def flat(scores):
+        i = 0
+        for s in scores:
+            i = i * G + s
+        return i
+
+    def at(scores):
+        return (flat(scores) * G + turn) * (D + 1) + dice
+
+    def roll_at(scores):
+        if "roll" in tab.headers:
+            return tab.item("roll", at(scores)) != b"\x00"
+        q = turn * (D + 1) + dice
+        width = tab.headers["roll_bits"][1][-1]
+        return bool(tab.item("roll_bits", flat(scores) * width + (q >> 3))[0] & (128 >> (q & 7)))
+
+    def value(name, scores):
+        x = struct.unpack("<d", tab.item(name, at(scores)))[0]
+        if not (math.isfinite(x) and 0.0 <= x <= 1.0):
+            raise TableError(f"{tab.where}: {name} holds {x!r} at {scores}, {turn} points, {dice} dice: not a "
+                             "probability")
+        return x
+
+    def both(scores):
+        if N == 2:
+            rw, sw = value("roll_win", scores), value("stop_win", scores)
+            return (rw, 1.0 - rw), (sw, 1.0 - sw)
+        s0, h = scores[0], G - scores[0]
+        run = struct.unpack(f"<{h * N}d", tab.item("start_win", flat(scores[1:] + (s0,)) * N, h * N))
+        if not all(0.0 <= x <= 1.0 for x in run):          # also refuses NaN
+            raise TableError(f"{tab.where}: start_win holds a value that is not a probability")
+        payouts = None
+        if "nuts_payout" in tab.headers:
+            pay = struct.unpack(f"<{6 * (G + 1)}d", tab.data("nuts_payout"))
+            payouts = [pay[n * (G + 1):(n + 1) * (G + 1)] for n in range(6)]
+        return backup_state(rules, payouts, lambda g: run[g * N:(g + 1) * N], s0, turn, dice)
+    return _answer(shape, scores, turn, dice, both, roll_at)

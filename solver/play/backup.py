@@ -1,0 +1,71 @@
+"""One Bellman backup of one state, in plain Python: what ``advise`` asks of a 3- or 4-player table.
+
+The table stores each state's start-of-turn values W; the values of rolling
+and of stopping inside a turn are recomputed from the W of the states a turn
+can lead to (docs/RULES.md): by backward induction over the turn's decision
+states (t descending), as ``bellman.bellman`` does for a batch with numpy.
+For one state that is a few thousand multiply-adds on N-vectors, faster in
+plain Python than importing numpy, which a player would otherwise wait for at
+every question. The roll outcomes are ``game.moves.roll_table``, the one statement of
+the turn's rules. Tests compare the two.
+"""
+from __future__ import annotations
+
+from solver.game.moves import BUST, NUTS, roll_table
+
+
+def backup_state(rules, payouts, after, s0: int, turn: int, dice: int):
+    """(every seat if rolling, every seat if stopping) at (turn, dice) of a turn from banked score s0.
+
+    ``after(g)`` is the start-of-turn value vector W (N floats, seat order from the next player) of
+    the state a turn that gains g leads to, for 0 <= g < G - s0; ``payouts[n][g]`` the Go Nuts!
+    gain pmf (g = 0..G, the last bin lumping G and more). Vectors are in seat order from the
+    player to move; where s0 + turn >= G both are a win."""
+    N, G = rules.players, rules.target
+    D, rolls = roll_table(rules)
+    h = G - s0
+    e0 = (1.0,) + (0.0,) * (N - 1)
+    if turn >= h:
+        return e0, e0
+    C = []
+    for g in range(h):
+        w = after(g)
+        C.append(tuple(w[(k - 1) % N] for k in range(N)))
+    C.extend([e0] * (G + 1))                        # reaching the target wins
+
+    def expect(pmf, lo):
+        """sum_g pmf[g] C[lo + g], g = 0..G."""
+        acc = [0.0] * N
+        for g in range(G + 1):
+            p = pmf[g]
+            if p:
+                c = C[lo + g]
+                for k in range(N):
+                    acc[k] += p * c[k]
+        return acc
+
+    nuts_abs = {}
+    if rules.game != "pig" and rules.nuts_costs_turn:
+        nuts_abs = {n: expect(payouts[n], 0) for n in range(1, 6)}
+    V = {}
+    for t in range(h - 1, turn - 1, -1):
+        for n in range(1, D + 1):
+            r = [0.0] * N
+            for kind, p, x, dst in rolls[n]:
+                if kind == BUST:
+                    add = C[0]
+                elif kind == NUTS:
+                    add = nuts_abs[x] if rules.nuts_costs_turn else expect(payouts[x], t)
+                else:
+                    add = V[(t + x, dst)] if t + x < h else e0
+                for k in range(N):
+                    r[k] += p * add[k]
+            st = C[t]
+            if t == turn and n == dice:
+                return tuple(r), st
+            choose = (t == 0 and n == D) or r[0] > st[0]
+            V[(t, n)] = r if choose else st
+    raise AssertionError("unreachable: (turn, dice) is visited")
+
+
+__all__ = ["backup_state"]

@@ -1,0 +1,260 @@
+"""Game records and their review: what the web page exports and ``gonuts-solve review`` reads.
+
+A record (format ``gonuts-game``, version 1; documented in the README) is the
+game's configuration and the list of what happened, in order::
+
+    {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2,
+     "target": 50, "you": 0, "mode": "play", "seed": 42,
+     "events": [{"seat": 0, "roll": [2, 2, 1]}, {"seat": 0, "choice": "roll"}, ...]}
+
+Seats are numbered in turn order, seat 0 moves first; ``you`` is the seat of
+the person whose decisions are reviewed. Events:
+
+* ``{"seat": k, "roll": [acorns, squirrels, cars]}``: a roll of the live dice.
+* ``{"seat": k, "choice": "roll" | "stop"}``: a decision after a roll.
+* ``{"seat": k, "nuts": acorns}``: the acorns of the Go Nuts! round that an
+  all-squirrel roll started.
+* ``{"seat": k, "banked": points}``: a whole turn of another player entered
+  as the points it banked (coaching at a real table); not for seat ``you``.
+
+``replay`` applies the rules of docs/RULES.md to the events and refuses the first
+one that cannot happen, naming it. ``review`` values every decision of seat
+``you`` with ``solver.play.advise`` (the numbers of ``advise --json``); the loss of
+a decision is the win probability of the better action minus that of the
+action taken, in percentage points.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from solver.errors import GonutsError, show
+from solver.game.moves import BUST, NUTS, outcome
+from solver.game.rules import N_DICE, PRESETS, Rules, preset
+from solver.play.advise import advise
+
+FORMAT = "gonuts-game"
+VERSION = 1
+PAGE_TARGET = 50
+
+
+class RecordError(GonutsError):
+    """A game record that is malformed or that the rules cannot have produced."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the reviewed seat: the state in turn order from that seat, and the choice."""
+    event: int            # index in the record's events
+    scores: tuple         # banked scores, the deciding player first
+    turn: int
+    dice: int
+    taken: str            # "roll" or "stop"
+
+
+@dataclass(frozen=True)
+class Replay:
+    rules: Rules
+    you: int
+    scores: tuple         # final banked scores, seat order
+    winner: int | None
+    decisions: tuple      # Decision of seat ``you``
+    events: int
+    seat: int = 0         # where the game stands: the player to move,
+    turn: int = 0         # the turn points,
+    dice: int = N_DICE    # the live dice,
+    phase: str = "start"  # what comes next: start, roll, decide, nuts or over,
+    nuts_dice: int | None = None    # and the dice of a Go Nuts! round waiting for its acorns
+
+    def state(self) -> dict:
+        """Where the record leaves the game, as the page's core reports it (the shared fixture's form)."""
+        return {"scores": list(self.scores), "winner": self.winner, "seat": self.seat, "turn": self.turn,
+                "dice": self.dice, "phase": self.phase, "nuts_dice": self.nuts_dice, "events": self.events,
+                "decisions": [{"event": d.event, "scores": list(d.scores), "turn": d.turn, "dice": d.dice,
+                               "taken": d.taken} for d in self.decisions]}
+
+
+def _int(value, lo=0):
+    return isinstance(value, int) and not isinstance(value, bool) and value >= lo
+
+
+def read_file(path):
+    """The JSON of a record file, or a RecordError that says why it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except FileNotFoundError:
+        raise RecordError(f"no game record at {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path} is not JSON ({exc.msg}, line {exc.lineno})") from None
+
+
+def rules_of(record) -> tuple[Rules, int]:
+    """Check the record's header; returns its rules and the reviewed seat."""
+    if not isinstance(record, dict):
+        raise RecordError("a game record must be a JSON object")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"not a game record: \"format\" must be \"{FORMAT}\"")
+    if record.get("version") != VERSION:
+        raise RecordError(f"unknown record version {show(record.get('version'))} (this version reads {VERSION})")
+    reading = record.get("rules")
+    if reading not in PRESETS:
+        raise RecordError(f"\"rules\" must be one of {', '.join(PRESETS)}, not {show(reading)}")
+    players = record.get("players")
+    if not _int(players) or not 2 <= players <= 4:
+        raise RecordError(f"\"players\" must be 2, 3 or 4, not {show(players)}")
+    target = record.get("target", PAGE_TARGET)
+    if not _int(target, 1):
+        raise RecordError(f"\"target\" must be a whole number of at least 1, not {show(target)}")
+    you = record.get("you")
+    if not _int(you) or you >= players:
+        raise RecordError(f"\"you\" must be a seat from 0 to {players - 1}, not {show(you)}")
+    if not isinstance(record.get("events"), list):
+        raise RecordError("\"events\" must be a list")
+    return preset(reading, players=players, target=target), you
+
+
+def replay(record) -> Replay:
+    """Apply the rules to the record's events; the first impossible one is refused by number."""
+    rules, you = rules_of(record)
+    N, G = rules.players, rules.target
+    scores = [0] * N
+    seat, t, n = 0, 0, N_DICE
+    phase = "start"          # start (a roll or a banked turn), roll, decide, nuts, over
+    winner = None
+    nuts_dice = None
+    decisions = []
+
+    def end_turn(gain):
+        nonlocal seat, t, n, phase, winner, nuts_dice
+        scores[seat] += gain
+        nuts_dice = None
+        if scores[seat] >= G:
+            winner, phase = seat, "over"
+            return
+        seat, t, n, phase = (seat + 1) % N, 0, N_DICE, "start"
+
+    for i, ev in enumerate(record["events"]):
+        where = f"event {i}"
+        if not isinstance(ev, dict):
+            raise RecordError(f"{where}: must be an object, not {show(ev)}")
+        kinds = [k for k in ("roll", "choice", "nuts", "banked") if k in ev]
+        extra = sorted(set(ev) - {"seat", "roll", "choice", "nuts", "banked"})
+        if len(kinds) != 1 or extra:
+            raise RecordError(f"{where}: needs \"seat\" and exactly one of roll, choice, nuts, banked "
+                              f"(got {', '.join(sorted(ev)) or 'nothing'})")
+        kind, value = kinds[0], ev[kinds[0]]
+        if phase == "over":
+            raise RecordError(f"{where}: the game is already over (seat {winner} reached {G})")
+        if not _int(ev.get("seat")) or ev["seat"] != seat:
+            raise RecordError(f"{where}: seat {show(ev.get('seat'))} is not the player to move (seat {seat} is)")
+        expect = {"start": "a roll or a banked turn", "roll": "a roll", "decide": "a choice",
+                  "nuts": "the acorns of the Go Nuts! round"}[phase]
+        if kind == "banked":
+            if phase != "start":
+                raise RecordError(f"{where}: a banked turn must replace a whole turn; expected {expect}")
+            if seat == you:
+                raise RecordError(f"{where}: your own turns are entered roll by roll, not as a banked total")
+            if not _int(value):
+                raise RecordError(f"{where}: banked points must be a whole number of 0 or more, not {show(value)}")
+            end_turn(value)
+        elif kind == "roll":
+            if phase not in ("start", "roll"):
+                raise RecordError(f"{where}: expected {expect}, not a roll")
+            if not (isinstance(value, list) and len(value) == 3 and all(_int(x) for x in value)):
+                raise RecordError(f"{where}: a roll is [acorns, squirrels, cars], three whole numbers of 0 "
+                                  f"or more, not {show(value)}")
+            a, s, c = value
+            if a + s + c != n:
+                raise RecordError(f"{where}: {a}+{s}+{c} = {a + s + c} dice, but {n} "
+                                  f"{'die is' if n == 1 else 'dice are'} live")
+            kind, x, live = outcome(rules, n, a, s, c)
+            if kind == BUST:
+                end_turn(0)
+            elif kind == NUTS:
+                phase, nuts_dice = "nuts", x
+            else:
+                t, n = t + x, live
+                if scores[seat] + t >= G:
+                    end_turn(t)
+                else:
+                    phase = "decide"
+        elif kind == "choice":
+            if phase != "decide":
+                raise RecordError(f"{where}: expected {expect}, not a choice")
+            if value not in ("roll", "stop"):
+                raise RecordError(f"{where}: a choice is \"roll\" or \"stop\", not {show(value)}")
+            if seat == you:
+                frame = tuple(scores[(you + k) % N] for k in range(N))
+                decisions.append(Decision(i, frame, t, n, value))
+            if value == "stop":
+                end_turn(t)
+            else:
+                phase = "roll"
+        else:
+            if phase != "nuts":
+                raise RecordError(f"{where}: expected {expect}, not a Go Nuts! round")
+            if not _int(value):
+                raise RecordError(f"{where}: the acorns of a Go Nuts! round are a whole number of 0 or more, "
+                                  f"not {show(value)}")
+            end_turn(value + (0 if rules.nuts_costs_turn else t))
+    return Replay(rules, you, tuple(scores), winner, tuple(decisions), len(record["events"]), seat, t, n, phase,
+                  nuts_dice)
+
+
+@dataclass(frozen=True)
+class ReviewedDecision:
+    event: int
+    scores: tuple
+    turn: int
+    dice: int
+    taken: str
+    optimal: str
+    win_if_roll: float
+    win_if_stop: float
+    loss_points: float    # percentage points of win probability given up (0 when optimal)
+
+    def to_dict(self):
+        return {"event": self.event, "scores": list(self.scores), "turn": self.turn, "dice": self.dice,
+                "taken": self.taken, "optimal": self.optimal, "win_if_roll": self.win_if_roll,
+                "win_if_stop": self.win_if_stop, "loss_points": self.loss_points}
+
+
+@dataclass(frozen=True)
+class Review:
+    replay: Replay
+    decisions: tuple
+
+    @property
+    def total_loss_points(self) -> float:
+        return float(sum(d.loss_points for d in self.decisions))
+
+    def costliest(self, k: int = 3) -> tuple:
+        """The k decisions that gave up the most, largest first (earlier first among equals)."""
+        ranked = sorted(self.decisions, key=lambda d: (-d.loss_points, d.event))
+        return tuple(d for d in ranked[:k] if d.loss_points > 0)
+
+    def to_dict(self):
+        r = self.replay
+        return {"rules": r.rules.preset_name(), "players": r.rules.players, "target": r.rules.target,
+                "you": r.you, "scores": list(r.scores), "winner": r.winner, "events": r.events,
+                "decisions": [d.to_dict() for d in self.decisions],
+                "total_loss_points": self.total_loss_points,
+                "costliest": [d.event for d in self.costliest()]}
+
+
+def review(record, table) -> Review:
+    """Every decision of seat ``you`` against the optimal one, valued from ``table``."""
+    rep = record if isinstance(record, Replay) else replay(record)
+    if table.rules != rep.rules:
+        raise RecordError(f"the record is for {rep.rules.describe()}, the table for {table.rules.describe()}")
+    out = []
+    for d in rep.decisions:
+        a = advise(table, d.scores, d.turn, d.dice)
+        best = max(a.win_if_roll, a.win_if_stop)
+        took = a.win_if_roll if d.taken == "roll" else a.win_if_stop
+        out.append(ReviewedDecision(d.event, d.scores, d.turn, d.dice, d.taken, a.action,
+                                    a.win_if_roll, a.win_if_stop, 100.0 * (best - took)))
+    return Review(rep, tuple(out))

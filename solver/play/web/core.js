@@ -1,0 +1,516 @@
+/* gonuts core: the page's pure computation. No DOM, no globals read.
+ *
+ * GonutsCore(data) takes the embedded tables (see solver/webpage.py) and returns
+ * functions of plain values:
+ *   advise({scores, turn, dice, rules})  -> the object of `gonuts-solve advise --json`
+ *   values(game, scores)                 -> both actions' value vectors at every (t, n) of one turn
+ *   replay(record) / review(record)      -> the rules applied to a game record; its review
+ *   rng(seed), rollDice, nutsRound        -> the seeded dice of play mode
+ *   policy(spec, {players, rules})        -> a computer player; policyName(...) its normalized name
+ *
+ * The numbers are those of solver/play/advise.py: one Bellman backup of the start state
+ * from the embedded start-of-turn win probabilities (start_win) and the exact Go Nuts!
+ * payouts, as solver/reference/bellman.py computes it.
+ *
+ * The rules are data (data.readings, written by solver/play/webpage.py from solver/game/moves.py):
+ * every roll of n live dice with its probability and what it does (bust, a Go Nuts! round with
+ * so many dice, or so many acorns and live dice after the one-die rule). Nothing here derives a
+ * rule. The policy grammar (solver/lab/grammar.py) and the record rules (solver/play/record.py)
+ * are written twice, here and in Python, and held to one fixture of cases (tests/fixtures/).
+ */
+(function (root, factory) {
+  if (typeof module === "object" && module.exports) module.exports = factory;
+  else root.GonutsCore = factory;
+}(typeof self !== "undefined" ? self : this, function GonutsCore(data) {
+  "use strict";
+  const N_DICE = data.readings.rulebook.dice;
+  const FORMAT = data.record.format;
+  const VERSION = data.record.version;
+  const SHOWN = 60;   // characters of an offending value that a message repeats (solver/errors.py)
+
+  class GonutsInputError extends Error {
+    constructor(message) { super(message); this.name = "GonutsInputError"; }
+  }
+  const fail = (msg) => { throw new GonutsInputError(msg); };
+  /* A value as a refusal repeats it: its JSON text, cut to SHOWN characters (solver/errors.py show). */
+  function show(value) {
+    let text;
+    try { text = value === undefined ? "null" : JSON.stringify(value); } catch (e) { text = typeof value; }
+    if (text === undefined) text = typeof value;
+    const cps = Array.from(text);
+    return cps.length <= SHOWN ? text : `${cps.slice(0, SHOWN).join("")}... (${cps.length} characters)`;
+  }
+  const isWhole = (x, lo) => Number.isInteger(x) && x >= (lo === undefined ? 0 : lo);
+
+  // -- the embedded games ---------------------------------------------------------------------
+  const cache = new Map();
+
+  function decode64(text) {
+    const bin = atob(text);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return new Float64Array(bytes.buffer);
+  }
+
+  /* A reading's rolls, from the data: table[n] lists {a, s, c, p, kind, x, live}; byFaces finds one. */
+  const readings = new Map();
+  function reading(name) {
+    if (readings.has(name)) return readings.get(name);
+    const raw = data.readings[name];
+    const table = [null], byFaces = new Map();
+    for (let n = 1; n <= N_DICE; n++) {
+      table.push(raw.rolls[String(n)].map(([a, s, c, p, kind, x, live]) => {
+        const m = { a, s, c, p, kind, x, live };
+        byFaces.set(`${n}:${a}:${s}:${c}`, m);
+        return m;
+      }));
+    }
+    const r = { name, rules: raw.rules, moves: table, byFaces, nutsReplaces: raw.nuts_gain === "replaces" };
+    readings.set(name, r);
+    return r;
+  }
+
+  function gameKey(players, reading) { return `${players}-${reading}`; }
+
+  function game(players, reading_) {
+    const key = gameKey(players, reading_);
+    if (cache.has(key)) return cache.get(key);
+    const raw = data.games[key];
+    if (!raw) {
+      const have = Object.keys(data.games).sort().join(", ");
+      fail(`this page has no ${players}-player ${reading_} table (it has ${have})`);
+    }
+    const N = raw.players, G = raw.target;
+    const stored = decode64(raw.start_win);     // (G,)*N x (N-1): the last seat is 1 - the others
+    const S = Math.pow(G, N);
+    const W = new Float64Array(S * N);
+    for (let i = 0; i < S; i++) {
+      let rest = 1;
+      for (let k = 0; k < N - 1; k++) { const x = stored[i * (N - 1) + k]; W[i * N + k] = x; rest -= x; }
+      W[i * N + N - 1] = rest;
+    }
+    const g = { key, players: N, target: G, reading: reading_, rules: raw.rules, W,
+                payout: raw.nuts_payout.map((row) => Float64Array.from(row)),
+                moves: reading(reading_).moves, maxpoints: raw.maxpoints, source: raw.source };
+    cache.set(key, g);
+    return g;
+  }
+
+  function flat(g, scores) {
+    let i = 0;
+    for (const s of scores) i = i * g.target + s;
+    return i;
+  }
+
+  /* One Bellman backup of the start state `scores` (turn order, the active player first).
+   * Returns Float64Arrays indexed [(t * (D+1) + n) * N + k]: roll and stop value vectors,
+   * and `roll` decisions (greedy on the active player's own component; an exact tie stops;
+   * the opening (0, D) is a forced roll). Where scores[0] + t >= G both vectors are e0. */
+  function values(g, scores) {
+    const N = g.players, G = g.target, D = N_DICE, s0 = scores[0];
+    const e0 = new Float64Array(N); e0[0] = 1;
+    // C[gain]: the value, in the active player's frame, of ending the turn with that gain.
+    const C = [];
+    const next = scores.slice(1);
+    for (let gain = 0; gain <= 2 * G; gain++) {
+      if (s0 + gain >= G) { C.push(e0); continue; }
+      const base = flat(g, next.concat([s0 + gain])) * N;
+      const v = new Float64Array(N);
+      for (let k = 0; k < N; k++) v[k] = g.W[base + ((k - 1 + N) % N)];
+      C.push(v);
+    }
+    const costs = reading(g.reading).nutsReplaces;
+    const nutsAbs = [];
+    if (costs) {
+      for (let n = 0; n <= D; n++) {
+        const v = new Float64Array(N);
+        if (n > 0) for (let x = 0; x <= G; x++) { const p = g.payout[n][x]; for (let k = 0; k < N; k++) v[k] += p * C[x][k]; }
+        nutsAbs.push(v);
+      }
+    }
+    const W = D + 1;
+    const rollV = new Float64Array(G * W * N), stopV = new Float64Array(G * W * N);
+    const best = new Float64Array(G * W * N);
+    const roll = new Uint8Array(G * W);
+    for (let t = G - 1; t >= 0; t--) {
+      const win = s0 + t >= G;
+      for (let n = 1; n <= D; n++) {
+        const at = (t * W + n) * N;
+        if (win) {
+          for (let k = 0; k < N; k++) { rollV[at + k] = e0[k]; stopV[at + k] = e0[k]; best[at + k] = e0[k]; }
+          continue;
+        }
+        const r = new Float64Array(N);
+        for (const m of g.moves[n]) {
+          if (m.kind === "bust") {
+            for (let k = 0; k < N; k++) r[k] += m.p * C[0][k];
+          } else if (m.kind === "nuts") {
+            if (costs) {
+              for (let k = 0; k < N; k++) r[k] += m.p * nutsAbs[m.x][k];
+            } else {
+              const pay = g.payout[m.x];
+              for (let x = 0; x <= G; x++) { const q = m.p * pay[x]; for (let k = 0; k < N; k++) r[k] += q * C[t + x][k]; }
+            }
+          } else {
+            const t2 = t + m.x;
+            if (t2 >= G) { r[0] += m.p; continue; }
+            const src = (t2 * W + m.live) * N;
+            for (let k = 0; k < N; k++) r[k] += m.p * best[src + k];
+          }
+        }
+        const st = C[t];
+        const choose = (t === 0 && n === D) || r[0] > st[0];
+        roll[t * W + n] = choose ? 1 : 0;
+        for (let k = 0; k < N; k++) {
+          rollV[at + k] = r[k]; stopV[at + k] = st[k]; best[at + k] = choose ? r[k] : st[k];
+        }
+      }
+    }
+    return { N, G, D, roll, rollV, stopV, best };
+  }
+
+  function vec(arr, at, N) { return Array.from(arr.subarray(at, at + N)); }
+
+  // -- advise -----------------------------------------------------------------------------------
+  function checkState(g, scores, turn, dice) {
+    const N = g.players, G = g.target;
+    if (!Array.isArray(scores)) fail("scores must be a list of banked scores, yours first");
+    if (scores.length !== N) fail(`expected ${N} scores (one per player, the player to move first), got ${scores.length}`);
+    for (const s of scores) {
+      if (!Number.isInteger(s)) fail(`scores must be whole numbers, not ${show(s)}`);
+      if (s < 0 || s >= G) fail(`score ${s} is outside 0..${G - 1}: a banked score of ${G} or more has already won`);
+    }
+    if (!Number.isInteger(turn)) fail(`turn points must be a whole number, not ${show(turn)}`);
+    if (turn < 0) fail(`turn points must be 0 or more, not ${turn}`);
+    if (!Number.isInteger(dice)) fail(`live dice must be a whole number, not ${show(dice)}`);
+    if (dice < 1 || dice > N_DICE) fail(`live dice must be from 1 to ${N_DICE}, not ${dice}`);
+  }
+
+  function adviseIn(g, scores, turn, dice, vals) {
+    checkState(g, scores, turn, dice);
+    const N = g.players, G = g.target;
+    const out = { scores: scores.slice(), turn, dice, action: null, reason: null, win_if_roll: null,
+                  win_if_stop: null, players_if_roll: null, players_if_stop: null, rules: rulesDict(g) };
+    if (scores[0] + turn >= G) {
+      const e0 = new Array(N).fill(0); e0[0] = 1;
+      return Object.assign(out, { action: "stop", reason: "reaches_target", win_if_stop: 1.0, players_if_stop: e0 });
+    }
+    const v = vals || values(g, scores);
+    const at = (turn * (N_DICE + 1) + dice) * N;
+    out.players_if_roll = vec(v.rollV, at, N);
+    out.win_if_roll = out.players_if_roll[0];
+    if (turn === 0 && dice === N_DICE) return Object.assign(out, { action: "roll", reason: "forced" });
+    out.players_if_stop = vec(v.stopV, at, N);
+    out.win_if_stop = out.players_if_stop[0];
+    out.action = v.roll[turn * (N_DICE + 1) + dice] ? "roll" : "stop";
+    out.reason = "optimal";
+    return out;
+  }
+
+  function rulesDict(g) { return JSON.parse(JSON.stringify(g.rules)); }
+
+  function readingOf(name) {
+    const reading = name === undefined ? "rulebook" : name;
+    if (reading !== "rulebook" && reading !== "summary") fail(`rules must be "rulebook" or "summary", not ${show(name)}`);
+    return reading;
+  }
+
+  /* window.gonuts.advise: {scores: [yours, next, ...], turn = 0, dice = 5, rules = "rulebook"}. */
+  function advise(q) {
+    if (q === null || typeof q !== "object") fail("advise takes one object: {scores, turn, dice, rules}");
+    const scores = q.scores;
+    if (!Array.isArray(scores) || scores.length < 2) fail("scores must list 2 or more banked scores, yours first");
+    const g = game(scores.length, readingOf(q.rules));
+    return adviseIn(g, scores, q.turn === undefined ? 0 : q.turn, q.dice === undefined ? N_DICE : q.dice);
+  }
+
+  /* The optimal value vector (turn order from the active player) at a decision state, or at the
+   * start of the turn when t = 0 and n = D. */
+  function stateValue(g, scores, turn, dice) {
+    const N = g.players;
+    if (scores[0] + turn >= g.target) { const e0 = new Array(N).fill(0); e0[0] = 1; return e0; }
+    const v = values(g, scores);
+    return vec(v.best, (turn * (N_DICE + 1) + dice) * N, N);
+  }
+
+  // -- policies ---------------------------------------------------------------------------------
+  /* The policy grammar of solver/lab/grammar.py, message for message (tests/fixtures/policies.json). */
+  const BLANKS = /^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g;
+  const MAX_PACE = 1000;
+  const quote = (text) => show(String(text));
+  const clip = (text) => { const cps = Array.from(text); return cps.length <= SHOWN ? text : cps.slice(0, SHOWN).join("") + "..."; };
+  function whole(text, label, what, lo, hi) {
+    if (!/^[0-9]+$/.test(text)) fail(`policy ${label}: ${what} must be a whole number, not ${quote(text)}`);
+    const digits = text.replace(/^0+(?=.)/, "");
+    const v = digits.length > 9 ? Infinity : Number(digits);
+    if (!(v >= lo && v <= hi)) fail(`policy ${label}: ${what} must be from ${lo} to ${hi}, not ${clip(digits)}`);
+    return v;
+  }
+  function thresholdsOf(text, label, G, D) {
+    const parts = text.split("-");
+    if (parts.length !== D) fail(`policy ${label}: give ${D} thresholds, one per number of live dice (1..${D})`);
+    return parts.map((x) => whole(x, label, "threshold", 0, G));
+  }
+  /* {kind, name, args} of a policy name in a game to G with D live dice, or GonutsInputError. */
+  function readPolicy(spec, G, D) {
+    if (typeof spec !== "string") fail("a policy is a name such as optimal or hold:20");
+    spec = spec.replace(BLANKS, "");
+    const label = clip(spec);
+    if (spec === "optimal" || spec === "best" || spec === "maxpoints") return { kind: spec, name: spec, args: [] };
+    if (spec.startsWith("hold:")) {
+      const body = spec.slice(5), at = body.indexOf("/");
+      const k = whole(at < 0 ? body : body.slice(0, at), label, "K", 1, G);
+      if (at < 0) return { kind: "hold", name: `hold:${k}`, args: [k, null] };
+      const d = whole(body.slice(at + 1), label, "D", 0, D - 1);
+      return { kind: "hold", name: `hold:${k}/${d}`, args: [k, d] };
+    }
+    if (spec.startsWith("dice:")) {
+      const ks = thresholdsOf(spec.slice(5), label, G, D);
+      if (Math.max(...ks) < 1) fail(`policy ${label}: a player who never rolls never scores`);
+      return { kind: "dice", name: `dice:${ks.join("-")}`, args: ks };
+    }
+    if (spec.startsWith("race:")) {
+      const body = spec.slice(5).split("/");
+      if (body.length !== 3) fail(`policy ${label}: write race:K1-...-K${D}/P/E (thresholds per live dice, pace divisor, end-race distance)`);
+      const ks = thresholdsOf(body[0], label, G, D);
+      const pace = whole(body[1], label, "P", 0, MAX_PACE), end = whole(body[2], label, "E", 0, G - 1);
+      if (Math.max(...ks) < 1 && end === 0) fail(`policy ${label}: a player who never rolls never scores`);
+      return { kind: "race", name: `race:${ks.join("-")}/${pace}/${end}`, args: [ks, pace, end] };
+    }
+    if (spec.endsWith(".npz")) return { kind: "table", name: spec, args: [] };
+    if (spec.includes(":")) return { kind: "callable", name: spec, args: [] };
+    fail(`unknown policy ${quote(spec)}: use optimal, best, maxpoints, hold:K, hold:K/D, dice:K1-...-K${D}, race:K1-...-K${D}/P/E, a table .npz, or module:function`);
+  }
+
+  const PAGE_CANNOT = {
+    best: "best is solved for each game by the command line (gonuts-solve evaluate)",
+    table: "a table file is read by the command line, not by the page",
+    callable: "a Python function runs in the command line, not in the page",
+  };
+
+  /* The game a policy is for: {players = 2, rules = "rulebook"}. */
+  function gameOf(opts) {
+    if (opts !== undefined && (opts === null || typeof opts !== "object")) fail("policy options are {players, rules}");
+    const o = opts || {};
+    const players = o.players === undefined ? 2 : o.players;
+    if (!Number.isInteger(players)) fail(`players must be a whole number, not ${quote(players)}`);
+    return game(players, readingOf(o.rules));
+  }
+
+  /* A computer player: {name, roll(g, scores in turn order from it, t, n) -> true to roll}. The CLI's
+   * policies that the page cannot play (best, a table file, a Python function) are refused by name. */
+  function policy(spec, opts) {
+    const g = gameOf(opts);
+    const sp = readPolicy(spec, g.target, N_DICE);
+    if (PAGE_CANNOT[sp.kind]) fail(`policy ${clip(sp.name)}: ${PAGE_CANNOT[sp.kind]}`);
+    const G = g.target;
+    const wins = (scores, t) => scores[0] + t >= G;
+    let roll;
+    if (sp.kind === "optimal") roll = (h, scores, t, n) => values(h, scores).roll[t * (N_DICE + 1) + n] === 1;
+    else if (sp.kind === "maxpoints") roll = (h, scores, t, n) => !wins(scores, t) && h.maxpoints[n][t] === "1";
+    else if (sp.kind === "hold") {
+      const [k, d] = sp.args;
+      roll = (h, scores, t, n) => !wins(scores, t) && t < k && (d === null || n > d);
+    } else if (sp.kind === "dice") {
+      const ks = sp.args;
+      roll = (h, scores, t, n) => !wins(scores, t) && t < ks[n - 1];
+    } else {
+      const [ks, pace, end] = sp.args;
+      roll = (h, scores, t, n) => {
+        if (wins(scores, t)) return false;
+        const lead = Math.max(...scores.slice(1));
+        if (end && Math.max(scores[0], lead) >= G - end) return true;
+        const thr = ks[n - 1] + (pace ? Math.floor((lead - scores[0]) / pace + 0.5) : 0);
+        return t < thr;
+      };
+    }
+    return { name: sp.name, roll };
+  }
+
+  /* window.gonuts.policy: the normalized name, or the message that refuses the spec. */
+  function policyName(spec, opts) { return policy(spec, opts).name; }
+
+  // -- dice -------------------------------------------------------------------------------------
+  /* mulberry32: a small, well-known 32-bit generator; its state is one integer. */
+  function rng(seed) {
+    let state = seed >>> 0;
+    return {
+      get state() { return state; },
+      set state(v) { state = v >>> 0; },
+      next() {
+        state = (state + 0x6D2B79F5) >>> 0;
+        let z = state;
+        z = Math.imul(z ^ (z >>> 15), z | 1);
+        z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+        return ((z ^ (z >>> 14)) >>> 0) / 4294967296;
+      },
+    };
+  }
+
+  function face(r, counts) {
+    const tot = counts.reduce((x, y) => x + y, 0);
+    let u = Math.floor(r.next() * tot);
+    for (let i = 0; i < counts.length; i++) { if (u < counts[i]) return i; u -= counts[i]; }
+    return counts.length - 1;
+  }
+
+  /* Throw n squirrel dice: the faces (0 acorn, 1 squirrel, 2 car) and the counts [a, s, c]. */
+  function rollDice(r, rules, n) {
+    const faces = [];
+    const counts = [0, 0, 0];
+    for (let i = 0; i < n; i++) { const f = face(r, rules.faces); faces.push(f); counts[f]++; }
+    return { faces, counts };
+  }
+
+  /* A Go Nuts! round, tick by tick: the active player throws `dice` dice (speed 1), every
+   * opponent still waiting throws a dog die; the round ends after the tick in which the last
+   * opponent rolls a dog. Returns the ticks and the acorns. */
+  function nutsRound(r, rules, dice, opponents) {
+    const waiting = opponents.slice();
+    const ticks = [];
+    let acorns = 0;
+    for (let tick = 1; waiting.length > 0; tick++) {
+      if (tick > 100000) throw new Error("a Go Nuts! round did not end (dog die without a dog face?)");
+      const throwN = rollDice(r, rules, dice);
+      acorns += throwN.counts[0];
+      const dogs = waiting.map((seat) => ({ seat, dog: face(r, rules.dog) === 0 }));
+      ticks.push({ faces: throwN.faces, acorns: throwN.counts[0], total: acorns, dogs });
+      for (const d of dogs) if (d.dog) waiting.splice(waiting.indexOf(d.seat), 1);
+    }
+    return { ticks, acorns };
+  }
+
+  // -- game records -----------------------------------------------------------------------------
+  function header(record) {
+    if (record === null || typeof record !== "object" || Array.isArray(record)) fail("a game record must be a JSON object");
+    if (record.format !== FORMAT) fail(`not a game record: "format" must be "${FORMAT}"`);
+    if (record.version !== VERSION) fail(`unknown record version ${show(record.version)} (this version reads ${VERSION})`);
+    if (record.rules !== "rulebook" && record.rules !== "summary") fail(`"rules" must be one of rulebook, summary, not ${show(record.rules)}`);
+    const N = record.players;
+    if (!isWhole(N) || N < 2 || N > 4) fail(`"players" must be 2, 3 or 4, not ${show(N)}`);
+    const G = record.target === undefined ? data.record.target : record.target;
+    if (!isWhole(G, 1)) fail(`"target" must be a whole number of at least 1, not ${show(G)}`);
+    if (!isWhole(record.you) || record.you >= N) fail(`"you" must be a seat from 0 to ${N - 1}, not ${show(record.you)}`);
+    if (!Array.isArray(record.events)) fail('"events" must be a list');
+    return { N, G };
+  }
+
+  function newState(N) {
+    return { scores: new Array(N).fill(0), seat: 0, t: 0, n: N_DICE, phase: "start", winner: null, decisions: [], last: null,
+             nutsDice: null };
+  }
+
+  /* Apply one event to a replay state (in place). Throws GonutsInputError naming the problem. */
+  function apply(st, ev, i, ctx) {
+    const { N, G, you } = ctx;
+    const where = `event ${i}`;
+    if (ev === null || typeof ev !== "object" || Array.isArray(ev)) fail(`${where}: must be an object, not ${show(ev)}`);
+    const keys = Object.keys(ev);
+    const kinds = ["roll", "choice", "nuts", "banked"].filter((k) => k in ev);
+    const extra = keys.filter((k) => !["seat", "roll", "choice", "nuts", "banked"].includes(k));
+    if (kinds.length !== 1 || extra.length) fail(`${where}: needs "seat" and exactly one of roll, choice, nuts, banked (got ${keys.sort().join(", ") || "nothing"})`);
+    const kind = kinds[0], value = ev[kind];
+    if (st.phase === "over") fail(`${where}: the game is already over (seat ${st.winner} reached ${G})`);
+    if (ev.seat !== st.seat) fail(`${where}: seat ${show(ev.seat)} is not the player to move (seat ${st.seat} is)`);
+    const expect = { start: "a roll or a banked turn", roll: "a roll", decide: "a choice", nuts: "the acorns of the Go Nuts! round" }[st.phase];
+    const endTurn = (gain) => {
+      st.scores[st.seat] += gain;
+      st.last = { seat: st.seat, gain };
+      st.nutsDice = null;
+      if (st.scores[st.seat] >= G) { st.winner = st.seat; st.phase = "over"; return; }
+      st.seat = (st.seat + 1) % N; st.t = 0; st.n = N_DICE; st.phase = "start";
+    };
+    if (kind === "banked") {
+      if (st.phase !== "start") fail(`${where}: a banked turn must replace a whole turn; expected ${expect}`);
+      if (st.seat === you) fail(`${where}: your own turns are entered roll by roll, not as a banked total`);
+      if (!isWhole(value)) fail(`${where}: banked points must be a whole number of 0 or more, not ${show(value)}`);
+      endTurn(value);
+    } else if (kind === "roll") {
+      if (st.phase !== "start" && st.phase !== "roll") fail(`${where}: expected ${expect}, not a roll`);
+      if (!Array.isArray(value) || value.length !== 3 || !value.every((x) => isWhole(x))) {
+        fail(`${where}: a roll is [acorns, squirrels, cars], three whole numbers of 0 or more, not ${show(value)}`);
+      }
+      const [a, s, c] = value, n = st.n;
+      if (a + s + c !== n) fail(`${where}: ${a}+${s}+${c} = ${a + s + c} dice, but ${n} ${n === 1 ? "die is" : "dice are"} live`);
+      const m = ctx.reading.byFaces.get(`${n}:${a}:${s}:${c}`);
+      if (m.kind === "bust") endTurn(0);
+      else if (m.kind === "nuts") { st.phase = "nuts"; st.nutsDice = m.x; }
+      else {
+        st.t += m.x;
+        st.n = m.live;
+        if (st.scores[st.seat] + st.t >= G) endTurn(st.t);
+        else st.phase = "decide";
+      }
+    } else if (kind === "choice") {
+      if (st.phase !== "decide") fail(`${where}: expected ${expect}, not a choice`);
+      if (value !== "roll" && value !== "stop") fail(`${where}: a choice is "roll" or "stop", not ${show(value)}`);
+      if (st.seat === you) {
+        const frame = [];
+        for (let k = 0; k < N; k++) frame.push(st.scores[(you + k) % N]);
+        st.decisions.push({ event: i, scores: frame, turn: st.t, dice: st.n, taken: value });
+      }
+      if (value === "stop") endTurn(st.t); else st.phase = "roll";
+    } else {
+      if (st.phase !== "nuts") fail(`${where}: expected ${expect}, not a Go Nuts! round`);
+      if (!isWhole(value)) fail(`${where}: the acorns of a Go Nuts! round are a whole number of 0 or more, not ${show(value)}`);
+      endTurn(value + (ctx.reading.nutsReplaces ? 0 : st.t));
+    }
+    return st;
+  }
+
+  function context(record) {
+    const { N, G } = header(record);
+    const name = record.rules;
+    const g = data.games[gameKey(N, name)] ? game(N, name) : null;
+    return { N, G, reading: reading(name), you: record.you, g };
+  }
+
+  /* The state after every event of the record; throws on the first impossible one. */
+  function replay(record) {
+    const ctx = context(record);
+    const st = newState(ctx.N);
+    record.events.forEach((ev, i) => apply(st, ev, i, ctx));
+    return Object.assign(st, { events: record.events.length });
+  }
+
+  /* Where a record leaves the game, in the form of solver/play/record.py's Replay.state(). */
+  function replayState(record) {
+    const st = replay(record);
+    return { scores: st.scores, winner: st.winner, seat: st.seat, turn: st.t, dice: st.n, phase: st.phase,
+             nuts_dice: st.nutsDice, events: st.events,
+             decisions: st.decisions.map((d) => ({ event: d.event, scores: d.scores, turn: d.turn, dice: d.dice, taken: d.taken })) };
+  }
+
+  /* Would this event be accepted next? Returns null, or the message of the refusal. */
+  function check(record, ev) {
+    try { replay(Object.assign({}, record, { events: record.events.concat([ev]) })); return null; }
+    catch (e) { if (e instanceof GonutsInputError) return e.message.replace(/^event \d+: /, ""); throw e; }
+  }
+
+  /* Every decision of seat `you`, against the optimal one: the numbers of `gonuts-solve review --json`. */
+  function review(record) {
+    const ctx = context(record);
+    if (!ctx.g || ctx.G !== ctx.g.target) fail(`this page has no table for ${ctx.N} players, ${record.rules}, target ${ctx.G}`);
+    const st = replay(record);
+    const decisions = st.decisions.map((d) => {
+      const a = adviseIn(ctx.g, d.scores, d.turn, d.dice);
+      const best = Math.max(a.win_if_roll, a.win_if_stop);
+      const took = d.taken === "roll" ? a.win_if_roll : a.win_if_stop;
+      return { event: d.event, scores: d.scores, turn: d.turn, dice: d.dice, taken: d.taken, optimal: a.action,
+               win_if_roll: a.win_if_roll, win_if_stop: a.win_if_stop, loss_points: 100 * (best - took) };
+    });
+    const ranked = decisions.slice().sort((x, y) => (y.loss_points - x.loss_points) || (x.event - y.event));
+    return { rules: record.rules, players: ctx.N, target: ctx.G, you: record.you, scores: st.scores,
+             winner: st.winner, events: st.events, decisions,
+             total_loss_points: decisions.reduce((acc, d) => acc + d.loss_points, 0),
+             costliest: ranked.slice(0, 3).filter((d) => d.loss_points > 0).map((d) => d.event) };
+  }
+
+  return {
+    N_DICE, FORMAT, VERSION, GonutsInputError,
+    games: () => Object.keys(data.games).sort(),
+    game, reading, values, advise, adviseIn, stateValue, policy, policyName, readPolicy,
+    rng, rollDice, nutsRound,
+    replay, replayState, check, review, newState, apply,
+  };
+}));

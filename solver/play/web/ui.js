@@ -1,0 +1,641 @@
+/* gonuts UI: reads inputs, calls the pure core (core.js), draws. Game state is a record of
+ * events (the format `gonuts-solve review` reads); the screen is the record replayed. */
+(function () {
+  "use strict";
+  const data = JSON.parse(document.getElementById("gonuts-data").textContent);
+  const core = GonutsCore(data);
+  const $ = (id) => document.getElementById(id);
+  const TOSS_UP = 0.001;                       // under 0.1 percentage points apart
+  const FACE_NAME = ["acorn", "squirrel", "car"];
+  const FACE_SVG = [   // drawn here, not emoji: no font is needed
+    '<svg viewBox="0 0 32 32" aria-hidden="true"><ellipse cx="16" cy="19" rx="8" ry="9.5" fill="#b5651d"/><path d="M5 14 Q16 3 27 14 Z" fill="#6b3e10"/><rect x="15" y="2" width="2.4" height="6" rx="1" fill="#6b3e10"/></svg>',
+    '<svg viewBox="0 0 32 32" aria-hidden="true"><path d="M20 29 C31 24 31 7 22 4 C15 2 13 10 18 14 C12 14 7 18 7 24 C7 28 10 29 12 29 Z" fill="#8a6d57"/><circle cx="11" cy="13" r="5" fill="#8a6d57"/><path d="M8 9 L9 5 L12 8 Z" fill="#8a6d57"/><circle cx="9.5" cy="12" r="1.2" fill="#1f1a14"/></svg>',
+    '<svg viewBox="0 0 32 32" aria-hidden="true"><path d="M5 19 L8.5 11 H23.5 L27 19 Z" fill="#c0392b"/><rect x="3" y="18" width="26" height="7" rx="2" fill="#c0392b"/><rect x="10" y="13" width="12" height="5" fill="#dbe9f4"/><circle cx="9" cy="26" r="3" fill="#222"/><circle cx="23" cy="26" r="3" fill="#222"/></svg>',
+  ];
+  function die(f) {
+    const d = el("span", { class: `die ${FACE_NAME[f]}`, role: "img", "aria-label": FACE_NAME[f] });
+    d.innerHTML = FACE_SVG[f];
+    return d;
+  }
+  const counts = (c) => `${c[0]} acorn${c[0] === 1 ? "" : "s"}, ${c[1]} squirrel${c[1] === 1 ? "" : "s"}, ${c[2]} car${c[2] === 1 ? "" : "s"}`;
+  const READING = {
+    rulebook: "Rulebook reading: a Go Nuts! round replaces the turn's points and is played with the dice just rolled; the one-die rule fires when a single die is rolled and shows an acorn.",
+    summary: "Summary reading: a Go Nuts! round adds to the turn's points and is played with all five dice; the one-die rule fires when a roll leaves one live die and it shows an acorn.",
+  };
+  const KEYS = core.games().map((k) => { const [p, r] = k.split("-"); return { players: Number(p), reading: r }; });
+  const PLAYERS = [...new Set(KEYS.map((k) => k.players))].sort();
+  const readingsFor = (n) => KEYS.filter((k) => k.players === n).map((k) => k.reading);
+  const pct = (x) => (x === null || x === undefined) ? "\u2013" : `${(100 * x).toFixed(2)}%`;
+  const pts = (x) => `${x.toFixed(2)} points`;
+  const sleep = (ms) => new Promise((res) => setTimeout(res, ms));
+  const el = (tag, attrs, ...kids) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v; else if (k === "text") e.textContent = v; else e.setAttribute(k, v);
+    }
+    for (const kid of kids) e.append(kid);
+    return e;
+  };
+  const store = {
+    get(key) { try { return JSON.parse(localStorage.getItem(key)); } catch (e) { return null; } },
+    set(key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* private mode: no saving */ } },
+  };
+  const showError = (box, msg) => { box.textContent = msg; box.hidden = !msg; };
+
+  function fillSelect(sel, options, value) {
+    sel.replaceChildren(...options.map(([v, text]) => el("option", { value: String(v), text })));
+    if (value !== undefined && options.some(([v]) => String(v) === String(value))) sel.value = String(value);
+  }
+  function seatName(i) { return `Seat ${i + 1}${i === 0 ? " (moves first)" : ""}`; }
+  function wholeNumber(text, what) {
+    const s = String(text).trim();
+    if (!/^-?\d+$/.test(s)) throw new core.GonutsInputError(`${what} must be a whole number, not "${s}"`);
+    const v = Number(s);
+    if (v < 0) throw new core.GonutsInputError(`${what} cannot be negative (${v})`);
+    return v;
+  }
+
+  // -- tabs and the URL fragment -------------------------------------------------------------
+  const TABS = ["advise", "play", "coach", "review"];
+  function showTab(name, focus) {
+    for (const t of TABS) {
+      const on = t === name;
+      $(`tab-${t}`).setAttribute("aria-selected", String(on));
+      $(`tab-${t}`).tabIndex = on ? 0 : -1;
+      $(`panel-${t}`).hidden = !on;
+    }
+    if (focus) $(`tab-${name}`).focus();
+    if (name === "review") renderReview();
+  }
+  TABS.forEach((t, i) => {
+    $(`tab-${t}`).addEventListener("click", () => { showTab(t); setFragment(t); });
+    $(`tab-${t}`).addEventListener("keydown", (e) => {
+      const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+      if (step) { const next = TABS[(i + step + TABS.length) % TABS.length]; showTab(next, true); setFragment(next); }
+    });
+  });
+  function parseFragment() {
+    const parts = location.hash.replace(/^#/, "").split("&").filter(Boolean);
+    const out = { tab: TABS.includes(parts[0]) ? parts[0] : null, params: {} };
+    for (const p of parts.slice(out.tab ? 1 : 0)) {
+      const i = p.indexOf("=");
+      if (i > 0) out.params[decodeURIComponent(p.slice(0, i))] = decodeURIComponent(p.slice(i + 1));
+    }
+    return out;
+  }
+  function setFragment(tab, params) {
+    const rest = Object.entries(params || {}).map(([k, v]) => `${k}=${encodeURIComponent(v)}`);
+    history.replaceState(null, "", "#" + [tab].concat(rest).join("&"));
+  }
+
+  // -- advice, drawn the same way everywhere ------------------------------------------------------
+  function drawAdvice(box, a, labels) {
+    box.replaceChildren();
+    let verdict, cls, note;
+    if (a.reason === "reaches_target") {
+      verdict = "STOP"; cls = "stop"; note = `Banking ${a.turn} points reaches the target: you win.`;
+    } else if (a.reason === "forced") {
+      verdict = "ROLL"; cls = "roll"; note = `The first roll of a turn is forced. Your chance of winning from here: ${pct(a.win_if_roll)}.`;
+    } else if (Math.abs(a.win_if_roll - a.win_if_stop) < TOSS_UP) {
+      verdict = "TOSS-UP"; cls = "tie";
+      note = `Rolling and stopping are within 0.1 points of each other (optimal, by a hair: ${a.action}).`;
+    } else {
+      verdict = a.action.toUpperCase(); cls = a.action;
+      note = a.action === "roll" ? "Rolling gives you the better chance." : "Stopping gives you the better chance.";
+    }
+    box.append(el("p", { class: `verdict ${cls}`, "data-action": a.action, "data-reason": a.reason, text: verdict }),
+               el("p", { text: note }));
+    const bars = el("div", { class: "bars" });
+    for (const [name, key] of [["If you roll", "win_if_roll"], ["If you stop", "win_if_stop"]]) {
+      const v = a[key];
+      if (v === null) continue;
+      bars.append(el("span", { text: name }),
+                  el("span", { class: "bar", "aria-hidden": "true" }, el("i", { style: `width:${(100 * v).toFixed(2)}%` })),
+                  el("span", { class: "num", "data-key": key, "data-value": String(v), text: pct(v) }));
+    }
+    box.append(bars);
+    const N = (a.players_if_roll || a.players_if_stop).length;
+    if (N > 2) {
+      const head = el("tr", {}, el("th", { text: "Chance of winning" }));
+      for (let k = 0; k < N; k++) head.append(el("th", { text: labels ? labels[k] : ["You", "Next", "After next", "Last"][k] }));
+      const table = el("table", { class: "seats" }, el("thead", {}, head));
+      const body = el("tbody");
+      for (const [name, key] of [["if you roll", "players_if_roll"], ["if you stop", "players_if_stop"]]) {
+        if (!a[key]) continue;
+        const row = el("tr", {}, el("td", { text: name }));
+        a[key].forEach((v, k) => row.append(el("td", { "data-key": key, "data-seat": String(k), "data-value": String(v), text: pct(v) })));
+        body.append(row);
+      }
+      table.append(body);
+      box.append(table);
+    }
+    box.hidden = false;
+  }
+
+  // -- Advise ----------------------------------------------------------------------------------
+  const adv = { players: $("adv-players"), rules: $("adv-rules"), scores: $("adv-scores"), turn: $("adv-turn"),
+                dice: $("adv-dice"), out: $("adv-out"), error: $("adv-error") };
+  function advPlayersChanged() {
+    const n = Number(adv.players.value);
+    fillSelect(adv.rules, readingsFor(n).map((r) => [r, r]), adv.rules.value);
+    const old = [...adv.scores.querySelectorAll("input")].map((i) => i.value);
+    adv.scores.replaceChildren();
+    for (let k = 0; k < n; k++) {
+      const name = k === 0 ? "Your score" : k === 1 ? "Next player's score" : "Then the next's score";
+      adv.scores.append(el("label", { text: name }, el("input", { id: `adv-score-${k}`, type: "number", inputmode: "numeric",
+        min: "0", max: "49", step: "1", value: old[k] !== undefined ? old[k] : "0" })));
+    }
+    $("adv-reading").textContent = READING[adv.rules.value];
+  }
+  fillSelect(adv.players, PLAYERS.map((p) => [p, `${p} players`]));
+  fillSelect(adv.dice, [1, 2, 3, 4, 5].map((d) => [d, `${d} ${d === 1 ? "die" : "dice"}`]), 5);
+  adv.players.addEventListener("change", advPlayersChanged);
+  adv.rules.addEventListener("change", () => { $("adv-reading").textContent = READING[adv.rules.value]; });
+  advPlayersChanged();
+  $("advise-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    try {
+      const n = Number(adv.players.value);
+      const scores = [];
+      for (let k = 0; k < n; k++) scores.push(wholeNumber($(`adv-score-${k}`).value, k === 0 ? "Your score" : `Score ${k + 1}`));
+      const a = core.advise({ scores, turn: wholeNumber(adv.turn.value, "Turn points"), dice: Number(adv.dice.value), rules: adv.rules.value });
+      showError(adv.error, "");
+      drawAdvice(adv.out, a);
+    } catch (err) {
+      if (!(err instanceof core.GonutsInputError)) throw err;
+      showError(adv.error, err.message);
+      adv.out.hidden = true;
+    }
+  });
+
+  // -- shared game drawing ------------------------------------------------------------------------
+  function newRecord(mode, cfg, extra) {
+    return Object.assign({ format: core.FORMAT, version: core.VERSION, rules: cfg.rules, players: cfg.players,
+                           target: 50, you: cfg.seat, mode, events: [] }, extra || {});
+  }
+  function frameOf(st, N) { const f = []; for (let k = 0; k < N; k++) f.push(st.scores[(st.seat + k) % N]); return f; }
+  function youWin(record, st) {
+    const g = core.game(record.players, record.rules);
+    if (st.phase === "over") return st.winner === record.you ? 1 : 0;
+    const N = record.players;
+    const v = st.phase === "decide" ? core.stateValue(g, frameOf(st, N), st.t, st.n)
+                                    : core.stateValue(g, frameOf(st, N), 0, core.N_DICE);
+    return v[(record.you - st.seat + N) % N];
+  }
+  function drawBoard(box, record, st, names) {
+    box.replaceChildren(...st.scores.map((s, i) => el("div", { class: `seat${i === st.seat && st.phase !== "over" ? " active" : ""}`,
+      "data-seat": String(i) }, el("div", { class: "who", text: `${names[i]} \u00b7 seat ${i + 1}` }),
+      el("div", { class: "pts", text: String(s) }))));
+  }
+  function youFrameAdvice(record, st) {
+    const g = core.game(record.players, record.rules);
+    return core.adviseIn(g, frameOf(st, record.players), st.t, st.n);
+  }
+  function describe(record, ev, names) {
+    const who = names[ev.seat];
+    if ("roll" in ev) return `${who} rolled ${counts(ev.roll)}`;
+    if ("choice" in ev) return `${who} chose to ${ev.choice}`;
+    if ("nuts" in ev) return `${who}'s Go Nuts! round collected ${ev.nuts} acorn${ev.nuts === 1 ? "" : "s"}`;
+    return `${who} banked ${ev.banked} point${ev.banked === 1 ? "" : "s"}`;
+  }
+  function drawLog(list, record, names) {
+    list.replaceChildren(...record.events.map((ev) => el("li", { text: describe(record, ev, names) })));
+  }
+  function turnText(record, st, names) {
+    if (st.phase === "over") return `${names[st.winner]} reached ${record.target} and won.`;
+    const who = names[st.seat];
+    if (st.phase === "start") return `${who} to start a turn (5 dice).`;
+    if (st.phase === "nuts") return `${who}: Go Nuts! round.`;
+    return `${who}: ${st.t} turn point${st.t === 1 ? "" : "s"}, ${st.n} ${st.n === 1 ? "die" : "dice"} live.`;
+  }
+  /* The end-of-game banner of a mode ("play" or "coach"), with its way to the review. */
+  function drawOver(mode, record, st, names) {
+    const over = $(`${mode}-over`);
+    over.hidden = st.phase !== "over";
+    if (st.phase !== "over") return;
+    const text = st.winner === record.you ? `You win, ${st.scores.join(" \u2013 ")}!` : `${names[st.winner]} wins, ${st.scores.join(" \u2013 ")}.`;
+    const button = el("button", { id: `${mode}-to-review`, class: "primary", type: "button", text: "Review my decisions" });
+    button.addEventListener("click", () => { $("rev-source").value = mode; showTab("review"); setFragment("review"); });
+    over.replaceChildren(el("p", { class: "total", text }), button);
+  }
+  /* Column labels of an advice table: you, then the others in turn order, by seat. */
+  function seatLabels(r) { return Array.from({ length: r.players }, (_, k) => k === 0 ? "You" : `Seat ${(r.you + k) % r.players + 1}`); }
+  function seatOptions(n) { return Array.from({ length: n }, (_, i) => [i, seatName(i)]); }
+
+  // -- Play ----------------------------------------------------------------------------------------
+  const play = { record: null, rng: null, busy: false, gen: 0, fast: false, lastDice: null, nuts: null };
+  const PLAY_KEY = "gonuts.play.v1";
+  const playNames = (r) => Array.from({ length: r.players }, (_, i) => i === r.you ? "You" : `Computer (${r.opponents[i]})`);
+
+  function playSetupChanged() {
+    const n = Number($("play-players").value);
+    fillSelect($("play-rules"), readingsFor(n).map((r) => [r, r]), $("play-rules").value);
+    fillSelect($("play-seat"), seatOptions(n), $("play-seat").value);
+    const seat = Number($("play-seat").value);
+    const old = [...$("play-opps").querySelectorAll("input")].map((i) => i.value);
+    $("play-opps").replaceChildren();
+    let j = 0;
+    for (let i = 0; i < n; i++) {
+      if (i === seat) continue;
+      $("play-opps").append(el("label", { text: `Computer at seat ${i + 1}: policy` },
+        el("input", { id: `play-opp-${i}`, "data-seat": String(i), type: "text", list: "play-policies", autocomplete: "off",
+                      value: old[j] || "optimal", "aria-describedby": "play-policy-help" })));
+      j++;
+    }
+    $("play-opps").append(el("p", { id: "play-policy-help", class: "reading",
+      text: "optimal, hold:K (stop at K turn points), hold:K/D (also stop with D or fewer dice live), or dice:K1-K2-K3-K4-K5 (stop at K_n points with n dice live)." }));
+  }
+  $("play-opps").after(el("datalist", { id: "play-policies" }, ...["optimal", "hold:20", "hold:10", "hold:11/1", "dice:5-7-15-27-37"].map((v) => el("option", { value: v }))));
+  fillSelect($("play-players"), PLAYERS.map((p) => [p, `${p} players`]));
+  $("play-players").addEventListener("change", playSetupChanged);
+  $("play-seat").addEventListener("change", playSetupChanged);
+  playSetupChanged();
+
+  function playConfigFromForm() {
+    const n = Number($("play-players").value);
+    const seat = Number($("play-seat").value);
+    const opponents = {};
+    for (const inp of $("play-opps").querySelectorAll("input")) {
+      const spec = inp.value.trim();
+      core.policy(spec, { players: n, rules: $("play-rules").value });
+      opponents[inp.dataset.seat] = spec;
+    }
+    const seedText = $("play-seed").value.trim();
+    const seed = seedText === "" ? Math.floor(Math.random() * 4294967296) : wholeNumber(seedText, "The seed");
+    if (seed > 4294967295) throw new core.GonutsInputError("The seed must be below 4294967296");
+    return { players: n, rules: $("play-rules").value, seat, opponents, seed, fast: $("play-fast").checked };
+  }
+  function playFragment(r) {
+    const opp = Object.keys(r.opponents).sort().map((k) => r.opponents[k]).join(",");
+    const params = { seed: r.seed, players: r.players, rules: r.rules, seat: r.you, opp };
+    if (play.fast) params.fast = 1;
+    return params;
+  }
+  function startPlay(cfg) {
+    play.gen++;
+    play.fast = !!cfg.fast;
+    $("play-fast").checked = play.fast;
+    play.record = newRecord("play", cfg, { seed: cfg.seed, opponents: cfg.opponents });
+    play.rng = core.rng(cfg.seed);
+    play.lastDice = null; play.nuts = null;
+    $("play-new").open = false;
+    savePlay();
+    setFragment("play", playFragment(play.record));
+    drawPlay();
+    runComputers();
+  }
+  function savePlay() { store.set(PLAY_KEY, { record: play.record, rng: play.rng.state, fast: play.fast }); }
+  function playPush(ev) { play.record.events.push(ev); savePlay(); }
+  function rulesOf(record) { return core.game(record.players, record.rules).rules; }
+
+  /* One roll of the active seat (its forced first roll, or after a choice to roll). */
+  function playRoll() {
+    const r = play.record, st = core.replay(r);
+    const n = st.n, seat = st.seat;
+    const thrown = core.rollDice(play.rng, rulesOf(r), n);
+    play.lastDice = { faces: thrown.faces, out: core.N_DICE - n, who: playNames(r)[seat] };
+    play.nuts = null;
+    playPush({ seat, roll: thrown.counts });
+    const after = core.replay(r);
+    if (after.phase === "nuts") {
+      const dice = after.nutsDice;
+      const opponents = [];
+      for (let k = 1; k < r.players; k++) opponents.push((seat + k) % r.players);
+      const round = core.nutsRound(play.rng, rulesOf(r), dice, opponents);
+      playPush({ seat, nuts: round.acorns });
+      play.nuts = { seat, dice, ticks: round.ticks, shown: 0, acorns: round.acorns };
+    }
+  }
+  async function showNuts(gen) {
+    while (play.nuts && play.nuts.shown < play.nuts.ticks.length && gen === play.gen) {
+      play.nuts.shown++;
+      drawNuts();
+      if (!play.fast) await sleep(260);
+    }
+  }
+  function drawNuts() {
+    const box = $("play-nuts"), nuts = play.nuts;
+    if (!nuts) { box.replaceChildren(); return; }
+    const names = playNames(play.record);
+    const list = el("ol");
+    nuts.ticks.slice(0, nuts.shown).forEach((tk) => {
+      const dogs = tk.dogs.map((d) => `${names[d.seat]}: ${d.dog ? "DOG!" : "doghouse"}`).join(", ");
+      list.append(el("li", {}, ...tk.faces.map((f) => die(f)), el("span", { text: `+${tk.acorns} (total ${tk.total}) \u00b7 ${dogs}` })));
+    });
+    const done = nuts.shown === nuts.ticks.length;
+    box.replaceChildren(el("p", { text: `Go Nuts! ${names[nuts.seat]} throws ${nuts.dice} dice each tick until every opponent rolls a dog.` }), list,
+      el("p", { text: done ? `Round over after ${nuts.ticks.length} tick${nuts.ticks.length === 1 ? "" : "s"}: ${nuts.acorns} acorns.` : "..." }));
+  }
+  function drawDice() {
+    const box = $("play-dice");
+    box.replaceChildren();
+    if (!play.lastDice) return;
+    play.lastDice.faces.forEach((f) => box.append(die(f)));
+    for (let i = 0; i < play.lastDice.out; i++) box.append(el("span", { class: "die out", role: "img", "aria-label": "out of play" }));
+    const c = [0, 1, 2].map((f) => play.lastDice.faces.filter((x) => x === f).length);
+    box.append(el("p", { class: "caption", text: `${play.lastDice.who} rolled ${counts(c)}` }));
+  }
+  function drawPlay() {
+    const r = play.record;
+    $("play-game").hidden = !r;
+    if (!r) return;
+    const st = core.replay(r), names = playNames(r);
+    $("play-reading").textContent = `${r.players} players, target ${r.target}, seed ${r.seed}. ${READING[r.rules]}`;
+    drawBoard($("play-board"), r, st, names);
+    $("play-turn").textContent = turnText(r, st, names);
+    drawDice();
+    drawNuts();
+    const live = youWin(r, st);
+    $("play-live").textContent = `Your chance of winning (optimal play from here): ${pct(live)}`;
+    $("play-live").dataset.value = String(live);
+    const yours = st.phase !== "over" && st.seat === r.you && !play.busy;
+    $("play-roll").disabled = !yours;
+    $("play-roll").textContent = st.phase === "start" ? "Roll (start your turn)" : "Roll";
+    $("play-stop").disabled = !(yours && st.phase === "decide");
+    $("play-hint").disabled = !(yours && st.phase === "decide");
+    if (!(yours && st.phase === "decide")) $("play-hint-out").hidden = true;
+    drawOver("play", r, st, names);
+    drawLog($("play-log"), r, names);
+  }
+  async function runComputers() {
+    const gen = play.gen;
+    play.busy = true;
+    drawPlay();
+    await showNuts(gen);
+    try {
+      for (let guard = 0; guard < 100000 && gen === play.gen; guard++) {
+        const r = play.record, st = core.replay(r);
+        if (st.phase === "over" || st.seat === r.you) break;
+        if (!play.fast) await sleep(st.phase === "start" ? 450 : 550);
+        if (gen !== play.gen) return;
+        if (st.phase === "decide") {
+          const g = core.game(r.players, r.rules);
+          const choice = core.policy(r.opponents[st.seat], { players: r.players, rules: r.rules }).roll(g, frameOf(st, r.players), st.t, st.n) ? "roll" : "stop";
+          playPush({ seat: st.seat, choice });
+          if (choice === "roll") playRoll();
+        } else {
+          playRoll();
+        }
+        drawPlay();
+        await showNuts(gen);
+        if (play.fast) await sleep(0);
+      }
+    } finally {
+      if (gen === play.gen) { play.busy = false; drawPlay(); }
+    }
+  }
+  async function userAct(choice) {
+    const r = play.record, st = core.replay(r);
+    if (play.busy || st.phase === "over" || st.seat !== r.you) return;
+    if (choice === "stop") {
+      if (st.phase !== "decide") return;
+      playPush({ seat: r.you, choice: "stop" });
+      play.lastDice = null; play.nuts = null;
+    } else {
+      if (st.phase === "decide") playPush({ seat: r.you, choice: "roll" });
+      playRoll();
+    }
+    $("play-hint-out").hidden = true;
+    await runComputers();
+  }
+  $("play-roll").addEventListener("click", () => userAct("roll"));
+  $("play-stop").addEventListener("click", () => userAct("stop"));
+  $("play-hint").addEventListener("click", () => {
+    const r = play.record, st = core.replay(r);
+    drawAdvice($("play-hint-out"), youFrameAdvice(r, st), seatLabels(r));
+  });
+  $("play-fast").addEventListener("change", () => { play.fast = $("play-fast").checked; if (play.record) { savePlay(); setFragment("play", playFragment(play.record)); } });
+  $("play-setup").addEventListener("submit", (e) => {
+    e.preventDefault();
+    try { const cfg = playConfigFromForm(); showError($("play-error"), ""); $("play-seed").value = ""; startPlay(cfg); }
+    catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("play-error"), err.message); }
+  });
+  function playFromFragment(params) {
+    const n = Number(params.players || 2);
+    if (!PLAYERS.includes(n)) throw new core.GonutsInputError(`this page plays ${PLAYERS.join(" or ")} players, not ${params.players}`);
+    const rules = params.rules || "rulebook";
+    if (!readingsFor(n).includes(rules)) throw new core.GonutsInputError(`this page has no ${n}-player ${rules} table`);
+    const seat = params.seat === undefined ? 0 : wholeNumber(params.seat, "The seat");
+    if (seat >= n) throw new core.GonutsInputError(`seat ${seat} does not exist with ${n} players (0 to ${n - 1})`);
+    const specs = (params.opp || "").split(",").filter(Boolean);
+    const opponents = {};
+    let j = 0;
+    for (let i = 0; i < n; i++) {
+      if (i === seat) continue;
+      const spec = specs[Math.min(j, specs.length - 1)] || "optimal";
+      core.policy(spec, { players: n, rules });
+      opponents[String(i)] = spec; j++;
+    }
+    const seed = wholeNumber(params.seed, "The seed");
+    if (seed > 4294967295) throw new core.GonutsInputError("The seed must be below 4294967296");
+    return { players: n, rules, seat, opponents, seed, fast: params.fast === "1" };
+  }
+  function sameGame(a, b) {
+    return a && b && a.seed === b.seed && a.players === b.players && a.rules === b.rules && a.you === b.seat &&
+      JSON.stringify(a.opponents) === JSON.stringify(b.opponents);
+  }
+  function restorePlay(frag) {
+    const saved = store.get(PLAY_KEY);
+    let cfg = null;
+    if (frag.tab === "play" && frag.params.seed !== undefined) {
+      try { cfg = playFromFragment(frag.params); }
+      catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("play-error"), err.message); }
+    }
+    if (cfg && play.record && sameGame(play.record, cfg)) {
+      play.fast = cfg.fast; $("play-fast").checked = play.fast;
+      return;
+    }
+    if (saved && saved.record) {
+      try {
+        core.replay(saved.record);
+        if (!cfg || sameGame(saved.record, cfg)) {
+          play.record = saved.record; play.rng = core.rng(0); play.rng.state = saved.rng;
+          play.fast = cfg ? cfg.fast : !!saved.fast; $("play-fast").checked = play.fast;
+          $("play-new").open = false;
+          drawPlay();
+          runComputers();
+          return;
+        }
+      } catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; }
+    }
+    if (cfg) startPlay(cfg);
+  }
+
+  // -- Coach ---------------------------------------------------------------------------------------
+  const coach = { record: null };
+  const COACH_KEY = "gonuts.coach.v1";
+  const coachNames = (r) => Array.from({ length: r.players }, (_, i) => i === r.you ? "You" : `Player ${i + 1}`);
+  function coachSetupChanged() {
+    const n = Number($("coach-players").value);
+    fillSelect($("coach-rules"), readingsFor(n).map((r) => [r, r]), $("coach-rules").value);
+    fillSelect($("coach-seat"), seatOptions(n), $("coach-seat").value);
+  }
+  fillSelect($("coach-players"), PLAYERS.map((p) => [p, `${p} players`]));
+  $("coach-players").addEventListener("change", coachSetupChanged);
+  coachSetupChanged();
+  $("coach-setup").addEventListener("submit", (e) => {
+    e.preventDefault();
+    coach.record = newRecord("coach", { players: Number($("coach-players").value), rules: $("coach-rules").value,
+                                        seat: Number($("coach-seat").value) });
+    store.set(COACH_KEY, coach.record);
+    showError($("coach-error"), "");
+    $("coach-new").open = false;
+    drawCoach();
+  });
+  function coachPush(ev) {
+    const msg = core.check(coach.record, ev);
+    if (msg) { showError($("coach-error"), msg); return false; }
+    coach.record.events.push(ev);
+    store.set(COACH_KEY, coach.record);
+    showError($("coach-error"), "");
+    drawCoach();
+    return true;
+  }
+  function coachEntry(fn) {
+    return (e) => {
+      if (e) e.preventDefault();
+      try { fn(); } catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("coach-error"), err.message); }
+    };
+  }
+  $("coach-roll").addEventListener("submit", coachEntry(() => {
+    const st = core.replay(coach.record);
+    const roll = [wholeNumber($("coach-a").value, "Acorns"), wholeNumber($("coach-s").value, "Squirrels"), wholeNumber($("coach-c").value, "Cars")];
+    if (coachPush({ seat: st.seat, roll })) for (const id of ["coach-a", "coach-s", "coach-c"]) $(id).value = "0";
+  }));
+  $("coach-nuts").addEventListener("submit", coachEntry(() => {
+    const st = core.replay(coach.record);
+    if (coachPush({ seat: st.seat, nuts: wholeNumber($("coach-nuts-n").value, "Acorns of the Go Nuts! round") })) $("coach-nuts-n").value = "0";
+  }));
+  $("coach-bank").addEventListener("submit", coachEntry(() => {
+    const st = core.replay(coach.record);
+    if (coachPush({ seat: st.seat, banked: wholeNumber($("coach-bank-n").value, "Points banked") })) $("coach-bank-n").value = "0";
+  }));
+  $("coach-do-roll").addEventListener("click", coachEntry(() => coachPush({ seat: coach.record.you, choice: "roll" })));
+  $("coach-do-stop").addEventListener("click", coachEntry(() => coachPush({ seat: coach.record.you, choice: "stop" })));
+  $("coach-undo").addEventListener("click", () => {
+    if (!coach.record || !coach.record.events.length) return;
+    coach.record.events.pop();
+    store.set(COACH_KEY, coach.record);
+    showError($("coach-error"), "");
+    $("coach-new").open = false;
+    drawCoach();
+  });
+  function drawCoach() {
+    const r = coach.record;
+    $("coach-game").hidden = !r;
+    if (!r) return;
+    const st = core.replay(r), names = coachNames(r);
+    $("coach-reading").textContent = `${r.players} players, target ${r.target}. ${READING[r.rules]}`;
+    drawBoard($("coach-board"), r, st, names);
+    $("coach-turn").textContent = turnText(r, st, names);
+    const mine = st.seat === r.you && st.phase !== "over";
+    $("coach-roll").hidden = !(mine && (st.phase === "start" || st.phase === "roll"));
+    $("coach-nuts").hidden = !(mine && st.phase === "nuts");
+    $("coach-bank").hidden = !(!mine && st.phase === "start");
+    $("coach-decide").hidden = !(mine && st.phase === "decide");
+    $("coach-undo").disabled = r.events.length === 0;
+    if (!$("coach-roll").hidden) {
+      $("coach-roll-q").textContent = st.phase === "start"
+        ? `Your turn. Roll all 5 dice and enter what they show (your chance of winning from here: ${pct(youWin(r, st))}).`
+        : `Roll your ${st.n} live ${st.n === 1 ? "die" : "dice"} and enter what ${st.n === 1 ? "it shows" : "they show"}.`;
+      for (const id of ["coach-a", "coach-s", "coach-c"]) $(id).max = String(st.n);
+    }
+    if (!$("coach-nuts").hidden) {
+      const dice = st.nutsDice;
+      $("coach-nuts-q").firstChild.textContent = `Go Nuts! Throw ${dice} ${dice === 1 ? "die" : "dice"} until every opponent rolls a dog. Acorns collected in the round `;
+    }
+    if (!$("coach-bank").hidden) $("coach-bank-q").firstChild.textContent = `${names[st.seat]}'s turn: points banked (0 if the turn was lost) `;
+    if (!$("coach-decide").hidden) drawAdvice($("coach-advice"), youFrameAdvice(r, st), seatLabels(r));
+    drawOver("coach", r, st, names);
+    drawLog($("coach-log"), r, names);
+  }
+
+  // -- Review --------------------------------------------------------------------------------------
+  const rev = { file: null };
+  function reviewRecord() {
+    const src = $("rev-source").value;
+    if (src === "play") return play.record;
+    if (src === "coach") return coach.record;
+    return rev.file;
+  }
+  function renderReview() {
+    const out = $("rev-out"), err = $("rev-error");
+    $("rev-file-label").hidden = $("rev-source").value !== "file";
+    out.replaceChildren();
+    showError(err, "");
+    const record = reviewRecord();
+    $("rev-export").disabled = !record;
+    if (!record) { out.append(el("p", { text: "No game to review yet: play one, coach one, or open a record file." })); return; }
+    let rv;
+    try { rv = core.review(record); } catch (e) {
+      if (!(e instanceof core.GonutsInputError)) throw e;
+      showError(err, e.message); $("rev-export").disabled = true; return;
+    }
+    const status = rv.winner === null ? `Game in progress: ${rv.scores.join(" \u2013 ")}.`
+      : `${rv.winner === rv.you ? "You won" : `Seat ${rv.winner + 1} won`}, ${rv.scores.join(" \u2013 ")}.`;
+    out.append(el("p", { text: `${status} ${rv.players} players, ${rv.rules} reading, you at seat ${rv.you + 1}.` }));
+    out.append(el("p", { class: "total", id: "rev-total", "data-value": String(rv.total_loss_points),
+      text: `${rv.decisions.length} decision${rv.decisions.length === 1 ? "" : "s"}; total given up: ${pts(rv.total_loss_points)} of win probability` }));
+    if (rv.costliest.length) {
+      const byEvent = new Map(rv.decisions.map((d) => [d.event, d]));
+      out.append(el("p", { id: "rev-costliest", text: "Costliest: " + rv.costliest.map((e) => {
+        const d = byEvent.get(e);
+        return `${d.taken} at ${d.scores.join("\u2013")}, ${d.turn} points, ${d.dice} dice (${pts(d.loss_points)})`;
+      }).join("; ") }));
+    }
+    const costly = new Set(rv.costliest);
+    for (const d of rv.decisions) {
+      const zero = d.loss_points <= 0;
+      out.append(el("div", { class: `dec${costly.has(d.event) ? " costly" : ""}`, "data-event": String(d.event), "data-loss": String(d.loss_points) },
+        el("span", { class: `loss${zero ? " zero" : ""}`, text: zero ? "optimal" : `\u2212${d.loss_points.toFixed(2)}` }),
+        el("div", { text: `Scores ${d.scores.join("\u2013")} (yours first), ${d.turn} turn points, ${d.dice} ${d.dice === 1 ? "die" : "dice"}` }),
+        el("div", { class: "reading", text: `You: ${d.taken}. Optimal: ${d.optimal}. Win if roll ${pct(d.win_if_roll)}, if stop ${pct(d.win_if_stop)}.` })));
+    }
+  }
+  $("rev-source").addEventListener("change", renderReview);
+  $("rev-file").addEventListener("change", () => {
+    const f = $("rev-file").files[0];
+    if (!f) return;
+    const reader = new FileReader();
+    reader.onload = () => {
+      try { rev.file = JSON.parse(reader.result); } catch (e) { rev.file = null; showError($("rev-error"), `${f.name} is not JSON: ${e.message}`); return; }
+      renderReview();
+    };
+    reader.readAsText(f);
+  });
+  $("rev-export").addEventListener("click", () => {
+    const record = reviewRecord();
+    if (!record) return;
+    const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+    const a = el("a", { href: URL.createObjectURL(blob), download: `gonuts-${record.mode || "game"}-${record.seed !== undefined ? record.seed : Date.now()}.json` });
+    document.body.append(a); a.click(); a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  });
+
+  // -- start -------------------------------------------------------------------------------------
+  const frag = parseFragment();
+  const savedCoach = store.get(COACH_KEY);
+  if (savedCoach) {
+    try { core.replay(savedCoach); coach.record = savedCoach; $("coach-new").open = false; drawCoach(); }
+    catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; }
+  }
+  restorePlay(frag);
+  showTab(frag.tab || "advise");
+  window.addEventListener("hashchange", () => {
+    const f = parseFragment();
+    showError($("play-error"), "");
+    if (f.tab === "play") restorePlay(f);
+    showTab(f.tab || "advise");
+  });
+
+  window.gonuts = Object.freeze({
+    version: data.package_version,
+    games: core.games(),
+    advise: core.advise,
+    review: core.review,
+    replay: (record) => core.replay(record),
+    policy: core.policyName,
+    record: (mode) => JSON.parse(JSON.stringify(mode === "coach" ? coach.record : play.record)),
+    core,
+  });
+})();

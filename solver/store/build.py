@@ -1,0 +1,168 @@
+"""Building tables: rules -> exact payouts -> solve -> checked, atomically written ``.npz``.
+
+Where tables live (shipped, cached) is ``locate``'s; ``table_for`` gets one, building it once.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from solver import files
+from solver.engine.kernels import is_compiled
+from solver.engine.solve import TOLERANCE, prepare, solve
+from solver.errors import GonutsError, TableError
+from solver.files import cache_dir
+from solver.game.payout import nuts_payout_table
+from solver.game.rules import Rules
+from solver.game.turn import gonuts_turn, turn_model
+from solver.store import tables
+from solver.store.contract import PACKED_FROM_PLAYERS
+from solver.store.locate import find_table, table_name
+
+
+def check_destination(out, rules: Rules | None = None, resume: bool = False) -> Path:
+    """Refuse, before any work, a destination that cannot be written or a resume with nothing to resume."""
+    out = files.check_destination(out, error=TableError)
+    if resume:
+        _Checkpoint(out, rules, 0).check()
+    return out
+
+
+def table_for(rules: Rules):
+    """The shipped or cached table of these rules, built into the cache first if there is none."""
+    path = find_table(rules)
+    if path is None:
+        cache_dir().mkdir(parents=True, exist_ok=True)
+        path = cache_dir() / table_name(rules)
+        build(rules, path)
+    return tables.load(path, expect=rules)
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    path: Path
+    meta: dict
+    seconds: float
+    residual: float
+    iterations: int
+    converged: bool
+    first_player_win: float
+
+
+def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | None = None,
+          checkpoint_every: float = 10.0, on_prepare=None) -> BuildReport:
+    """Solve the game the rules describe and write its table to ``out``.
+
+    While it runs, the finished layers are saved beside ``out`` (a hidden
+    ``.checkpoint.npz``) at most every ``checkpoint_every`` seconds, and at once
+    on an interruption; ``resume=True`` continues from there. The checkpoint is
+    removed when the table is written.
+    """
+
+    out = check_destination(out, rules, resume)
+    if not is_compiled() and on_prepare is not None:
+        on_prepare()                    # compiling happens now, before the solve and its timing
+    prepare()
+    if rules.game == "gonuts":
+        payouts = nuts_payout_table(rules)
+        model = gonuts_turn(rules, payouts)
+    else:
+        payouts, model = None, turn_model(rules)
+    checkpoint = _Checkpoint(out, rules, checkpoint_every)
+    state = checkpoint.load() if resume else None
+    try:
+        result = solve(model, rules.players, rules.target, tol=tol or TOLERANCE, progress=progress,
+                       resume=state, checkpoint=checkpoint.save)
+        arrays = {"start_win": result.start_win}
+        if rules.players >= PACKED_FROM_PLAYERS:
+            arrays["roll_bits"] = result.roll_bits
+        else:
+            arrays["roll"] = result.roll
+        if result.roll_win is not None and rules.players == 2:
+            arrays["roll_win"] = result.roll_win
+            arrays["stop_win"] = result.stop_win
+        if payouts is not None:
+            arrays["nuts_payout"] = payouts
+        solver_meta = {
+            "method": result.method, "tolerance": result.tolerance, "residual": result.residual,
+            "iterations": result.iterations, "passes": result.passes, "converged": result.converged,
+            "seconds": round(result.seconds, 4), "first_player_win": result.first_player_win,
+        }
+        meta = tables.save(out, rules, arrays, solver_meta, model.substates)
+    except KeyboardInterrupt:
+        saved = checkpoint.flush()
+        raise BuildInterrupted(f"interrupted; {saved} layers of the solve are saved: run the same build "
+                               "with --resume to continue" if saved else "interrupted before any layer "
+                               "finished") from None
+    checkpoint.clear()
+    return BuildReport(out, meta, result.seconds, result.residual, result.iterations, result.converged,
+                       result.first_player_win)
+
+
+class BuildInterrupted(GonutsError):
+    """A build stopped by the user; its finished layers are in the checkpoint."""
+
+
+class _Checkpoint:
+    """Per-layer progress of a long build, kept beside the output until the table is written."""
+
+    def __init__(self, out: Path, rules: Rules, every: float):
+        self.out = out
+        self.path = out.parent / f".{out.name}.checkpoint.npz"
+        self.rules = rules
+        self.every = every
+        self._last = time.monotonic()
+        self._latest = None
+        self._written = None
+
+    def save(self, state: dict):
+        """Called after every layer; writes when ``every`` seconds have passed since the last write."""
+        self._latest = state
+        if time.monotonic() - self._last >= self.every:
+            self._write(state)
+
+    def flush(self) -> int:
+        """Write the latest finished layer now. Returns the number of layers saved."""
+        if self._latest is not None and self._written != self._latest["layers_done"]:
+            self._write(self._latest)
+        return self._written or 0
+
+    def _write(self, state: dict):
+        tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, rules=np.array(json.dumps(self.rules.to_dict(), sort_keys=True)),
+                     **{k: np.asarray(v) for k, v in state.items() if v is not None})
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.path)
+        self._last = time.monotonic()
+        self._written = int(state["layers_done"])
+
+    def check(self):
+        """Refuse a resume with no checkpoint, or with one for other rules (reads only its rules)."""
+        self._read(lambda z: None)
+
+    def load(self):
+        return self._read(lambda z: {k: z[k] for k in z.files if k != "rules"})
+
+    def _read(self, take):
+        if not self.path.is_file():
+            raise TableError(f"nothing to resume: no checkpoint for {self.out}")
+        try:
+            with np.load(self.path, allow_pickle=False) as z:
+                if json.loads(str(z["rules"][()])) != self.rules.to_dict():
+                    raise TableError(f"{self.path}: checkpoint is for other rules; remove it or drop --resume")
+                return take(z)
+        except TableError:
+            raise
+        except Exception as exc:
+            raise TableError(f"{self.path}: unreadable checkpoint ({type(exc).__name__}); remove it") from None
+
+    def clear(self):
+        if self.path.exists():
+            self.path.unlink()

@@ -1,0 +1,73 @@
+/* The page's pure core under Node (node --test tests/js), held to the shared fixtures.
+ *
+ * GONUTS_PAGE_DATA names a JSON file of the data the page embeds (solver/play/webpage.py page_data);
+ * tests/test_shared_rules.py writes it and runs this file. Run by hand:
+ *   python -c "import json; from solver.store import tables; from solver.play import webpage; \
+ *     print(json.dumps(webpage.page_data([tables.load('tables/gonuts-2p-t50-rulebook.npz')])))" > /tmp/data.json
+ *   GONUTS_PAGE_DATA=/tmp/data.json node --test tests/js
+ */
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const path = require("node:path");
+
+const GonutsCore = require("../../solver/play/web/core.js");
+const dataPath = process.env.GONUTS_PAGE_DATA;
+if (!dataPath) throw new Error("set GONUTS_PAGE_DATA to a page_data JSON file (see the comment at the top)");
+const core = GonutsCore(JSON.parse(fs.readFileSync(dataPath, "utf8")));
+const fixture = (name) => JSON.parse(fs.readFileSync(path.join(__dirname, "..", "fixtures", name), "utf8"));
+
+function refusal(fn) {
+  try { fn(); } catch (e) { if (e instanceof core.GonutsInputError) return e.message; throw e; }
+  return null;
+}
+
+test("the policy grammar gives every name and every refusal of the fixture", () => {
+  for (const c of fixture("policies.json").cases) {
+    const target = c.target === undefined ? 50 : c.target, dice = c.dice === undefined ? 5 : c.dice;
+    const got = refusal(() => core.readPolicy(c.spec, target, dice));
+    if (c.error !== undefined) assert.equal(got, c.error, `spec ${JSON.stringify(c.spec)}`);
+    else {
+      assert.equal(got, null, `spec ${JSON.stringify(c.spec)}`);
+      assert.equal(core.readPolicy(c.spec, target, dice).name, c.name);
+    }
+  }
+});
+
+test("window.gonuts.policy: the normalized name, or the CLI's message, or why only the CLI plays it", () => {
+  for (const c of fixture("policies.json").cases) {
+    if ((c.target || 50) !== 50 || (c.dice || 5) !== 5) continue;
+    const want = c.error !== undefined ? c.error : (c.page_error !== undefined ? c.page_error : null);
+    const got = refusal(() => core.policyName(c.spec, { players: 2, rules: "rulebook" }));
+    assert.equal(got, want, `spec ${JSON.stringify(c.spec)}`);
+    if (want === null) assert.equal(core.policyName(c.spec, { players: 2, rules: "rulebook" }), c.name);
+  }
+});
+
+function recordOf(fx, c) {
+  if (c.record === null || typeof c.record !== "object" || Array.isArray(c.record)) return c.record;
+  const r = Object.assign({}, fx.defaults, c.record);
+  for (const k of Object.keys(r)) if (r[k] === null) delete r[k];
+  return r;
+}
+
+test("the record rules give every state and every refusal of the fixture", () => {
+  const fx = fixture("records.json");
+  for (const c of fx.cases) {
+    const record = recordOf(fx, c);
+    if (c.error !== undefined) assert.equal(refusal(() => core.replayState(record)), c.error, c.name);
+    else assert.deepEqual(core.replayState(record), c.state, c.name);
+  }
+});
+
+test("every roll the data lists sums its dice and its probabilities to 1", () => {
+  for (const name of ["rulebook", "summary"]) {
+    const r = core.reading(name);
+    for (let n = 1; n <= core.N_DICE; n++) {
+      let total = 0;
+      for (const m of r.moves[n]) { assert.equal(m.a + m.s + m.c, n); total += m.p; }
+      assert.ok(Math.abs(total - 1) < 1e-15, `${name}, ${n} dice: ${total}`);
+    }
+  }
+});

@@ -1,0 +1,81 @@
+"""The kernel loader: arrays checked before they reach C, a compile that hangs or is missing said in one line,
+and everything that reads a shipped table working on a machine with no C compiler."""
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.engine import kernels
+from solver.engine.bits import packed_width
+from solver.engine.solve import model_arrays
+from solver.game.rules import preset
+from solver.game.turn import turn_model
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    rules = preset("rulebook", target=6)
+    model = turn_model(rules)
+    with kernels.Kernel(2, 2, 6, 5, model.start, packed_width(6, 5), model_arrays(model, 6)) as k:
+        yield k
+
+
+@pytest.mark.parametrize("bad", ["float32", "read-only", "strided"])
+def test_an_array_of_the_wrong_kind_is_refused_before_the_call(kernel, bad):
+    W = np.zeros((36, 2))
+    V = {"float32": W.astype(np.float32), "read-only": W.copy(), "strided": np.zeros((36, 4))[:, ::2]}[bad]
+    if bad == "read-only":
+        V.setflags(write=False)
+    reps = np.zeros(1, np.int64)
+    with pytest.raises(ctypes.ArgumentError):
+        kernel.lib.evaluate_layer(ctypes.byref(kernel.model), reps, 0, 1, V, np.zeros((36, 4), np.uint8),
+                                  np.zeros(8))
+
+
+def _run(args, env, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "cli", *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_a_compile_that_takes_too_long_is_one_line(tmp_path):
+    env = {**os.environ, "GONUTS_SOLVE_CACHE": str(tmp_path / "cache"), "GONUTS_SOLVE_COMPILE_TIMEOUT": "0.001"}
+    p = _run(["build", "--target", "8", "--out", str(tmp_path / "t.npz")], env)
+    assert p.returncode == 1, p.stderr
+    last = p.stderr.strip().splitlines()[-1]
+    assert last.startswith("gonuts-solve: error: compiling the solver kernel with ") and "took more than 0.001 s" in last
+    assert "Traceback" not in p.stderr and not (tmp_path / "t.npz").exists()
+    p = _run(["build", "--target", "8", "--out", str(tmp_path / "t.npz")],
+             {**env, "GONUTS_SOLVE_COMPILE_TIMEOUT": "soon"})
+    assert p.returncode == 1 and p.stderr.strip().splitlines()[-1] == (
+        "gonuts-solve: error: GONUTS_SOLVE_COMPILE_TIMEOUT must be a number of seconds above 0, not 'soon'")
+
+
+@pytest.mark.slow
+def test_without_a_c_compiler_the_shipped_tables_still_answer(tmp_path):
+    """PATH holds only this Python, CC is unset and the cache is empty: no compiler and no compiled kernel."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python").symlink_to(sys.executable)
+    env = {k: v for k, v in os.environ.items() if k != "CC"}
+    env.update(PATH=str(bin_dir), GONUTS_SOLVE_CACHE=str(tmp_path / "cache"))
+    shipped = ROOT / "tables" / "gonuts-2p-t50-rulebook.npz"
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps({"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2,
+                                  "you": 0, "events": [{"seat": 0, "roll": [2, 2, 1]}, {"seat": 0, "choice": "stop"}]}))
+    for args in (["advise", "--scores", "23,31", "--turn", "7", "--dice", "3"], ["advise", "--scores", "1,2,3"],
+                 ["info", str(shipped)], ["verify", str(shipped)], ["fair"], ["review", str(record)]):
+        p = _run(args, env)
+        assert p.returncode == 0, (args, p.stderr)
+    p = _run(["build", "--target", "8", "--out", str(tmp_path / "t.npz")], env)
+    assert p.returncode == 1
+    last = p.stderr.strip().splitlines()[-1]
+    assert last.startswith("gonuts-solve: error: building a table needs a C compiler") and "apt-get install gcc" in last

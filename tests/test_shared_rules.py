@@ -1,0 +1,94 @@
+"""One statement of the rules for Python and the page: the shared fixtures (tests/fixtures/), run against
+Python here and against the page's core under Node (``node --test tests/js``) and in Chromium (test_web.py).
+
+The fixtures are the specification, written by hand: each policy name with its normalized name or the
+exact refusal, each game record with where it leaves the game or the exact refusal."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from solver.game.rules import preset
+from solver.lab import grammar
+from solver.lab.policies import parse
+from solver.play import webpage
+from solver.play.record import RecordError, replay
+from solver.store import tables
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def fixture(name):
+    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+def record_of(fx, case):
+    rec = case["record"]
+    if not isinstance(rec, dict):
+        return rec
+    rec = {**fx["defaults"], **rec}
+    return {k: v for k, v in rec.items() if v is not None}
+
+
+POLICIES = fixture("policies.json")["cases"]
+RECORDS = fixture("records.json")
+
+
+@pytest.mark.parametrize("case", POLICIES, ids=[c["spec"][:40] for c in POLICIES])
+def test_the_policy_grammar_gives_the_fixtures_name_or_refusal(case):
+    target, dice = case.get("target", 50), case.get("dice", 5)
+    if "error" in case:
+        with pytest.raises(grammar.PolicyError) as err:
+            grammar.read(case["spec"], target, dice)
+        assert str(err.value) == case["error"]
+    else:
+        assert grammar.read(case["spec"], target, dice).name == case["name"]
+
+
+@pytest.mark.parametrize("case", [c for c in POLICIES if "error" not in c and "page_error" not in c
+                                  and c["name"] != "optimal"], ids=lambda c: c["spec"][:40])
+def test_the_policies_the_cli_builds_carry_the_normalized_name(case):
+    rules = preset("rulebook", target=case.get("target", 50))
+    assert parse(case["spec"], rules, 5).name == case["name"]
+
+
+@pytest.mark.parametrize("case", RECORDS["cases"], ids=[c["name"] for c in RECORDS["cases"]])
+def test_the_record_rules_give_the_fixtures_state_or_refusal(case):
+    record = record_of(RECORDS, case)
+    if "error" in case:
+        with pytest.raises(RecordError) as err:
+            replay(record)
+        assert str(err.value) == case["error"]
+    else:
+        assert replay(record).state() == case["state"]
+
+
+def test_the_pages_rolls_are_the_rules_own(tmp_path):
+    """The page's data lists every roll with what game.moves says it does, and nothing else."""
+    from solver.game.moves import outcome
+    for name in ("rulebook", "summary"):
+        data = webpage.reading_data(name)
+        rules = preset(name)
+        for n in range(1, 6):
+            rolls = data["rolls"][str(n)]
+            assert sorted((a, s, c) for a, s, c, *_ in rolls) == sorted(
+                (a, s, n - a - s) for a in range(n + 1) for s in range(n + 1 - a))
+            for a, s, c, p, kind, x, live in rolls:
+                assert (kind, x, live) == outcome(rules, n, a, s, c)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_pages_core_passes_the_fixtures_under_node(tmp_path):
+    data = webpage.page_data([tables.load(ROOT / "tables" / "gonuts-2p-t50-rulebook.npz")])
+    path = tmp_path / "data.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    p = subprocess.run(["node", "--test", str(ROOT / "tests" / "js")], capture_output=True, text=True,
+                       env={**os.environ, "GONUTS_PAGE_DATA": str(path)}, timeout=120)
+    assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
+    assert "# fail 0" in p.stdout and "# pass 4" in p.stdout, p.stdout[-2000:]
