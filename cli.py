@@ -14,18 +14,8 @@ import click
 
 from solver import __version__
 from solver.commands import games, text
-from solver.commands.options import (
-    EXIT_INTERNAL,
-    EXIT_REFUSED,
-    EXIT_USAGE,
-    READINGS,
-    Bounded,
-    emit,
-    json_option,
-    policies_option,
-    rule_options,
-    table_option,
-)
+from solver.commands.options import EXIT_INTERNAL, EXIT_REFUSED, EXIT_USAGE, READINGS, Bounded, emit
+from solver.commands.options import json_option, policies_option, rule_options, table_option
 from solver.commands.progress import progress
 from solver.errors import GonutsError, StateError, TableError, UsageError
 
@@ -69,10 +59,12 @@ def build(knobs, out, resume, checkpoint_every, force, as_json):
 @click.option("--turn", type=int, default=0, show_default=True, help="Points collected so far this turn.")
 @click.option("--dice", type=int, default=None,
               help="Live dice, 1 to 5. [default: 5, the start of a turn; Pig is played with one die: 1]")
+@click.option("--explain", is_flag=True, help="Also say why: where optimal play stops, the next roll's risks, "
+              "and what this turn adds if you roll (with --json: an explain object).")
 @table_option
 @rule_options
 @json_option
-def advise(scores, turn, dice, table_path, knobs, as_json):
+def advise(scores, turn, dice, explain, table_path, knobs, as_json):
     """Roll or stop? The optimal action and the win probability of each.
 
     With no --turn and --dice, the question is the start of a turn (0 points,
@@ -94,7 +86,9 @@ def advise(scores, turn, dice, table_path, knobs, as_json):
         if not 2 <= len(score_list) <= 4 and "players" not in knobs:
             raise StateError(f"give 2 to 4 scores, one per player; got {len(score_list)}")
         a, rules = games.load_for(knobs, len(score_list), read)
-    emit(as_json, {**a.to_dict(), "rules": rules.to_dict()}, lambda: text.advice(rules, a))
+    why = games.explain_for(table_path, rules, a) if explain else None
+    emit(as_json, {**a.to_dict(), "rules": rules.to_dict(), **({"explain": why} if why else {})},
+         lambda: text.advice(rules, a) + (("\n" + text.explain(rules, a, why)) if why else ""))
 
 
 @cli.command()
@@ -221,44 +215,53 @@ def plot(kind, out, table_path, knobs):
 
 
 @cli.command()
-@click.option("--out", type=click.Path(dir_okay=False), default="gonuts.html", show_default=True,
-              help="Where to write the page.")
-@click.option("--players", "players_text", default="2,3", show_default=True, metavar="2,3",
-              help="Player counts to embed (2 and/or 3).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Where to write the page. [default: gonuts.html]")
+@click.option("--site", type=click.Path(file_okay=False), default=None,
+              help="Write the installable app (a static site that works offline) into this folder instead.")
+@click.option("--force", is_flag=True, help="With --site: write into a folder that holds other files.")
+@click.option("--players", "players_text", default="2,3,4", show_default=True, help="Player counts to embed.")
 @click.option("--rules", "rules_text", default="rulebook,summary", show_default=True, metavar="READINGS",
               help="Readings of the rules to embed (rulebook and/or summary).")
+@click.option("--target", type=Bounded(1, 200), default=50, show_default=True, help="Points needed to win.")
 @click.option("--json", "as_json", is_flag=True, help="Print a summary as one JSON object.")
-def web(out, players_text, rules_text, as_json):
-    """Write the web page: one self-contained HTML file (advise, play, coach, review), offline.
-
-    It embeds the target-50 tables it needs (built once and cached if not
-    shipped) and makes no network request. Open it from disk, or copy it to a
-    phone or any static host.
-    """
+def web(out, site, force, players_text, rules_text, target, as_json):
+    """Write the web page: advise, play, coach and review, offline: one self-contained HTML file
+    that makes no network request, or with --site a static site that installs as an app. Tables
+    not shipped are built once and cached (4 players: about a minute each)."""
     from solver.play import webpage
-    players = webpage.parse_list(players_text, webpage.PLAYERS, "players")
-    readings = webpage.parse_list(rules_text, webpage.READINGS, "rules")
-    loaded = [games.load_for({"players": n, "preset": r, "target": webpage.TARGET}, n)
-              for n in players for r in readings]
-    size = webpage.write(out, webpage.page(loaded))
-    names = [f"{n}-{r}" for n in players for r in readings]
-    emit(as_json, {"path": str(out), "bytes": size, "games": names},
-         lambda: f"wrote {out}: {size / 1e6:.1f} MB, {', '.join(names)} (target {webpage.TARGET}); "
-                 "open it in a browser, offline")
+    if out and site:
+        raise UsageError("give --out (one file) or --site (a folder), not both")
+    wanted = webpage.games_asked(players_text, rules_text)
+    out = None if site else out or "gonuts.html"
+    webpage.check_output(out, site, force)
+    loaded = [games.load_for({"players": n, "preset": r, "target": target}, n) for n, r in wanted]
+    if site:
+        summary = webpage.site(loaded, site, force=force)
+        size, where = summary["bytes"], f"{site}/ ({summary['files']} files)"
+    else:
+        size, where = webpage.write(out, webpage.page(loaded)), out
+    names = [f"{n}-{r}" for n, r in wanted]
+    then = "serve it from any static host; it installs as an app" if site else "open it in a browser, offline"
+    emit(as_json, {"path": str(site or out), "bytes": size, "games": names, "target": target},
+         lambda: f"wrote {where}: {size / 1e6:.1f} MB, {', '.join(names)} (target {target}); {then}")
 
 
 @cli.command()
 @click.argument("record_path", metavar="GAME.json", type=click.Path(dir_okay=False))
+@click.option("--seat", type=int, default=None, help="The seat to review, numbered as in the record (0 moves "
+              "first). [default: the record's \"you\"]")
+@click.option("--all-seats", is_flag=True, help="Review every seat (a table game holds them all).")
 @json_option
-def review(record_path, as_json):
-    """Review a game record from the web page: each of your decisions against the optimal one."""
+def review(record_path, seat, all_seats, as_json):
+    """Review a game record from the web page: each decision of a seat against the optimal one."""
     from solver.play.record import read_file, replay
     from solver.play.record import review as review_game
     rep = replay(read_file(record_path))
     r = rep.rules
-    rv = review_game(rep, games.load_for({"players": r.players, "preset": r.preset_name(), "target": r.target},
-                                         r.players))
-    emit(as_json, rv.to_dict(), lambda: text.review(rv))
+    table = games.load_for({"players": r.players, "preset": r.preset_name(), "target": r.target}, r.players)
+    rvs = [review_game(rep, table, k) for k in (range(r.players) if all_seats else [seat])]
+    emit(as_json, {"seats": [rv.to_dict() for rv in rvs]} if all_seats else rvs[0].to_dict(),
+         lambda: "\n\n".join(text.review(rv) for rv in rvs))
 
 
 # -- entry point ---------------------------------------------------------------------------------------

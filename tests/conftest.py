@@ -62,3 +62,23 @@ def pytest_sessionfinish(session, exitstatus):
     if _SKIPPED:
         print(f"\nGONUTS_NO_SKIPS=1, but {len(_SKIPPED)} test(s) skipped:", *_SKIPPED[:20], sep="\n  ")
         session.exitstatus = 1
+
+
+CHROMIUM = os.environ.get("GONUTS_CHROMIUM", "/usr/bin/chromium")
+BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One Chromium for every browser test (playwright's sync API allows one running session per process)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no chromium at {CHROMIUM}: apt-get install -y chromium (or set GONUTS_CHROMIUM)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("playwright is missing: pip install '.[test]'")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        yield b
+        b.close()

@@ -143,3 +143,10 @@ def policy_game(knobs: dict, policies: str, table_path, quiet: bool):
         pols = resolve(specs, rules, optimal, table=holder.get("t"), progress=bar)
     table = holder.get("t") or (optimal() if "optimal" in specs else None)
     return specs, rules, pols, table, next((p.report for p in pols if getattr(p, "report", None)), None)
+
+
+def explain_for(table_path, rules, a) -> dict:
+    """``advise --explain``: the explain object of the state just advised, from the same table."""
+    from solver.play.explain import explain_path  # deferred for start-up: only --explain pays for it
+    path = table_path or find_table(rules)
+    return explain_path(path, a.scores, a.turn, a.dice, expect=rules)

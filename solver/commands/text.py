@@ -163,9 +163,14 @@ def fair(rules, res, given) -> str:
 
 def review(rv) -> str:
     r = rv.replay
-    status = (f"seat {r.winner + 1} won" if r.winner != r.you else "you won") if r.winner is not None \
+    who = "you" if rv.seat == r.you and r.mode != "table" else f"seat {rv.seat + 1}"
+    if not rv.decisions:
+        return (f"{r.rules.describe()}; {who}: no decisions to review in this record (its turns were entered as "
+                "banked totals, or it has not chosen yet)")
+    status = (f"seat {r.winner + 1} won" if r.winner != rv.seat else f"{who} won") if r.winner is not None \
         else "game in progress"
-    lines = [f"{r.rules.describe()}; you at seat {r.you + 1}; {status}, {' - '.join(map(str, r.scores))}",
+    whose = f"you at seat {r.you + 1}" if who == "you" else f"{who} reviewed"
+    lines = [f"{r.rules.describe()}; {whose}; {status}, {' - '.join(map(str, r.scores))}",
              f"{'event':>5}  {'scores (yours first)':<22}{'turn':>5}{'dice':>5}  {'you':<5} {'optimal':<8}"
              f"{'win if roll':>12}{'if stop':>10}{'loss':>8}"]
     for d in rv.decisions:
@@ -177,4 +182,26 @@ def review(rv) -> str:
     if worst:
         lines.append("costliest: " + "; ".join(f"event {d.event} ({d.taken} at {'-'.join(map(str, d.scores))}, "
                                                 f"{d.turn} points, {d.dice} dice: {d.loss_points:.2f})" for d in worst))
+    return "\n".join(lines)
+
+
+def one_in(p: float) -> str:
+    return "never" if p <= 0 else f"1 in {1 / p:,.0f}" if p < 0.5 else f"{100 * p:.0f}%"
+
+
+def explain(rules, a, e) -> str:
+    """The explain object in words: where optimal play stops, the next roll's risks, the turn's gain."""
+    h = rules.target - a.scores[0]
+    dice = f"{a.dice} {'die' if a.dice == 1 else 'dice'}"
+    stop = (f"optimal play stops at {e['stop_at']}" if e["stop_at"] < h
+            else f"optimal play rolls on until it reaches the target ({h} points)")
+    loses = f"the turn's {a.turn} points lost" if a.turn else "nothing banked"
+    nuts = "replacing the turn's points" if rules.nuts_costs_turn else "added to the turn's points"
+    lines = [f"why: with {dice} here, {stop}.",
+             f"  the next roll: {one_in(e['p_all_cars'])} all cars ({loses}); {one_in(e['p_all_squirrels'])} a "
+             f"Go Nuts! round ({e['nuts_mean']:.2f} acorns on average, {nuts})"
+             + (f"; {one_in(e['p_one_die_refill'])} all five dice back" if e["p_one_die_refill"] else "") + ".",
+             f"  rolling now, this turn adds {e['turn_gain_mean_if_roll']:.2f} points on average "
+             f"({100 * e['turn_gain_if_roll'][0]:.1f}% nothing, {100 * e['turn_gain_if_roll'][-1]:.1f}% reaching "
+             f"the target); stopping adds {a.turn}."]
     return "\n".join(lines)

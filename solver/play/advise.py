@@ -113,6 +113,24 @@ def advise_path(path, scores, turn: int, dice: int, expect=None):
         return _advise_checked(tab, scores, turn, dice), tab.rules
 
 
+def turn_inputs(tab, scores):
+    """The start_win of every state this turn can lead to (one run of h * N floats) and the payouts."""
+    rules = tab.rules
+    N, G = rules.players, rules.target
+    s0, h = scores[0], G - scores[0]
+    flat = 0
+    for s in scores[1:] + (s0,):
+        flat = flat * G + s
+    run = struct.unpack(f"<{h * N}d", tab.item("start_win", flat * N, h * N))
+    if not all(0.0 <= x <= 1.0 for x in run):          # also refuses NaN
+        raise TableError(f"{tab.where}: start_win holds a value that is not a probability")
+    payouts = None
+    if "nuts_payout" in tab.headers:
+        pay = struct.unpack(f"<{6 * (G + 1)}d", tab.data("nuts_payout"))
+        payouts = [pay[n * (G + 1):(n + 1) * (G + 1)] for n in range(6)]
+    return run, payouts
+
+
 def _advise_checked(tab, scores, turn, dice):
     rules = tab.rules
     N, G, D = rules.players, rules.target, rules.substates
@@ -145,13 +163,6 @@ def _advise_checked(tab, scores, turn, dice):
         if N == 2:
             rw, sw = value("roll_win", scores), value("stop_win", scores)
             return (rw, 1.0 - rw), (sw, 1.0 - sw)
-        s0, h = scores[0], G - scores[0]
-        run = struct.unpack(f"<{h * N}d", tab.item("start_win", flat(scores[1:] + (s0,)) * N, h * N))
-        if not all(0.0 <= x <= 1.0 for x in run):          # also refuses NaN
-            raise TableError(f"{tab.where}: start_win holds a value that is not a probability")
-        payouts = None
-        if "nuts_payout" in tab.headers:
-            pay = struct.unpack(f"<{6 * (G + 1)}d", tab.data("nuts_payout"))
-            payouts = [pay[n * (G + 1):(n + 1) * (G + 1)] for n in range(6)]
-        return backup_state(rules, payouts, lambda g: run[g * N:(g + 1) * N], s0, turn, dice)
+        run, payouts = turn_inputs(tab, tuple(scores))
+        return backup_state(rules, payouts, lambda g: run[g * N:(g + 1) * N], scores[0], turn, dice)
     return _answer(shape, scores, turn, dice, both, roll_at)

@@ -21,12 +21,24 @@ def backup_state(rules, payouts, after, s0: int, turn: int, dice: int):
     the state a turn that gains g leads to, for 0 <= g < G - s0; ``payouts[n][g]`` the Go Nuts!
     gain pmf (g = 0..G, the last bin lumping G and more). Vectors are in seat order from the
     player to move; where s0 + turn >= G both are a win."""
+    return _backward(rules, payouts, after, s0, turn, dice)
+
+
+def turn_decisions(rules, payouts, after, s0: int) -> dict:
+    """{(t, n): roll} at every decision state of this turn (t < G - s0), as ``backup_state`` decides:
+    the greedy action on the mover's own component, an exact tie stops, the opening roll is forced."""
+    return _backward(rules, payouts, after, s0, 0, None)
+
+
+def _backward(rules, payouts, after, s0, turn, dice):
+    """Backward induction over the turn's decision states from t = G - s0 - 1 down to ``turn``: the two
+    value vectors at (turn, dice), or with ``dice`` None every decision."""
     N, G = rules.players, rules.target
     D, rolls = roll_table(rules)
     h = G - s0
     e0 = (1.0,) + (0.0,) * (N - 1)
     if turn >= h:
-        return e0, e0
+        return (e0, e0) if dice is not None else {}
     C = []
     for g in range(h):
         w = after(g)
@@ -47,7 +59,7 @@ def backup_state(rules, payouts, after, s0: int, turn: int, dice: int):
     nuts_abs = {}
     if rules.game != "pig" and rules.nuts_costs_turn:
         nuts_abs = {n: expect(payouts[n], 0) for n in range(1, 6)}
-    V = {}
+    V, decided = {}, {}
     for t in range(h - 1, turn - 1, -1):
         for n in range(1, D + 1):
             r = [0.0] * N
@@ -65,7 +77,7 @@ def backup_state(rules, payouts, after, s0: int, turn: int, dice: int):
                 return tuple(r), st
             choose = (t == 0 and n == D) or r[0] > st[0]
             V[(t, n)] = r if choose else st
+            decided[(t, n)] = choose
+    if dice is None:
+        return decided
     raise AssertionError("unreachable: (turn, dice) is visited")
-
-
-__all__ = ["backup_state"]

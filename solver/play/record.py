@@ -15,7 +15,10 @@ the person whose decisions are reviewed. Events:
 * ``{"seat": k, "nuts": acorns}``: the acorns of the Go Nuts! round that an
   all-squirrel roll started.
 * ``{"seat": k, "banked": points}``: a whole turn of another player entered
-  as the points it banked (coaching at a real table); not for seat ``you``.
+  as the points it banked (coaching at a real table); not for seat ``you``,
+  except in a table game (``"mode": "table"``), where any player's turn may be.
+
+Every seat's decisions are kept; ``review`` values one seat's (``you`` by default).
 
 ``replay`` applies the rules of docs/RULES.md to the events and refuses the first
 one that cannot happen, naming it. ``review`` values every decision of seat
@@ -65,6 +68,15 @@ class Replay:
     dice: int = N_DICE    # the live dice,
     phase: str = "start"  # what comes next: start, roll, decide, nuts or over,
     nuts_dice: int | None = None    # and the dice of a Go Nuts! round waiting for its acorns
+    by_seat: tuple = ()   # every seat's Decisions, seat by seat (a table game reviews any seat)
+    mode: str | None = None
+
+    def of(self, seat: int) -> tuple:
+        """The decisions of one seat, in its own frame (its score first)."""
+        if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.rules.players):
+            raise RecordError(f"seat {show(seat)} does not exist with {self.rules.players} players "
+                              f"(0 to {self.rules.players - 1})")
+        return self.by_seat[seat]
 
     def state(self) -> dict:
         """Where the record leaves the game, as the page's core reports it (the shared fixture's form)."""
@@ -125,7 +137,8 @@ def replay(record) -> Replay:
     phase = "start"          # start (a roll or a banked turn), roll, decide, nuts, over
     winner = None
     nuts_dice = None
-    decisions = []
+    by_seat = [[] for _ in range(N)]
+    table_mode = record.get("mode") == "table"
 
     def end_turn(gain):
         nonlocal seat, t, n, phase, winner, nuts_dice
@@ -155,7 +168,7 @@ def replay(record) -> Replay:
         if kind == "banked":
             if phase != "start":
                 raise RecordError(f"{where}: a banked turn must replace a whole turn; expected {expect}")
-            if seat == you:
+            if seat == you and not table_mode:
                 raise RecordError(f"{where}: your own turns are entered roll by roll, not as a banked total")
             if not _int(value):
                 raise RecordError(f"{where}: banked points must be a whole number of 0 or more, not {show(value)}")
@@ -186,9 +199,8 @@ def replay(record) -> Replay:
                 raise RecordError(f"{where}: expected {expect}, not a choice")
             if value not in ("roll", "stop"):
                 raise RecordError(f"{where}: a choice is \"roll\" or \"stop\", not {show(value)}")
-            if seat == you:
-                frame = tuple(scores[(you + k) % N] for k in range(N))
-                decisions.append(Decision(i, frame, t, n, value))
+            frame = tuple(scores[(seat + k) % N] for k in range(N))
+            by_seat[seat].append(Decision(i, frame, t, n, value))
             if value == "stop":
                 end_turn(t)
             else:
@@ -200,8 +212,8 @@ def replay(record) -> Replay:
                 raise RecordError(f"{where}: the acorns of a Go Nuts! round are a whole number of 0 or more, "
                                   f"not {show(value)}")
             end_turn(value + (0 if rules.nuts_costs_turn else t))
-    return Replay(rules, you, tuple(scores), winner, tuple(decisions), len(record["events"]), seat, t, n, phase,
-                  nuts_dice)
+    return Replay(rules, you, tuple(scores), winner, tuple(by_seat[you]), len(record["events"]), seat, t, n, phase,
+                  nuts_dice, tuple(tuple(d) for d in by_seat), record.get("mode"))
 
 
 @dataclass(frozen=True)
@@ -226,6 +238,7 @@ class ReviewedDecision:
 class Review:
     replay: Replay
     decisions: tuple
+    seat: int = 0         # the seat reviewed
 
     @property
     def total_loss_points(self) -> float:
@@ -239,22 +252,23 @@ class Review:
     def to_dict(self):
         r = self.replay
         return {"rules": r.rules.preset_name(), "players": r.rules.players, "target": r.rules.target,
-                "you": r.you, "scores": list(r.scores), "winner": r.winner, "events": r.events,
+                "you": r.you, "seat": self.seat, "scores": list(r.scores), "winner": r.winner, "events": r.events,
                 "decisions": [d.to_dict() for d in self.decisions],
                 "total_loss_points": self.total_loss_points,
                 "costliest": [d.event for d in self.costliest()]}
 
 
-def review(record, table) -> Review:
-    """Every decision of seat ``you`` against the optimal one, valued from ``table``."""
+def review(record, table, seat: int | None = None) -> Review:
+    """Every decision of one seat (default: the record's ``you``) against the optimal one, valued from ``table``."""
     rep = record if isinstance(record, Replay) else replay(record)
     if table.rules != rep.rules:
         raise RecordError(f"the record is for {rep.rules.describe()}, the table for {table.rules.describe()}")
+    seat = rep.you if seat is None else seat
     out = []
-    for d in rep.decisions:
+    for d in rep.of(seat):
         a = advise(table, d.scores, d.turn, d.dice)
         best = max(a.win_if_roll, a.win_if_stop)
         took = a.win_if_roll if d.taken == "roll" else a.win_if_stop
         out.append(ReviewedDecision(d.event, d.scores, d.turn, d.dice, d.taken, a.action,
                                     a.win_if_roll, a.win_if_stop, 100.0 * (best - took)))
-    return Review(rep, tuple(out))
+    return Review(rep, tuple(out), seat)

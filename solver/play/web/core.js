@@ -45,11 +45,19 @@
   // -- the embedded games ---------------------------------------------------------------------
   const cache = new Map();
 
-  function decode64(text) {
+  function bytes64(text) {
     const bin = atob(text);
     const bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    return new Float64Array(bytes.buffer);
+    return bytes;
+  }
+
+  const CRC = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320 ^ (c >>> 1) : c >>> 1; CRC[n] = c >>> 0; }
+  function crc32(bytes) {
+    let c = 0xFFFFFFFF;
+    for (let i = 0; i < bytes.length; i++) c = CRC[(c ^ bytes[i]) & 255] ^ (c >>> 8);
+    return (c ^ 0xFFFFFFFF) >>> 0;
   }
 
   /* A reading's rolls, from the data: table[n] lists {a, s, c, p, kind, x, live}; byFaces finds one. */
@@ -72,28 +80,125 @@
 
   function gameKey(players, reading) { return `${players}-${reading}`; }
 
-  function game(players, reading_) {
-    const key = gameKey(players, reading_);
-    if (cache.has(key)) return cache.get(key);
-    const raw = data.games[key];
+  /* How a game's start-of-turn values are reached: w(i, j) is seat j's win probability at state i. */
+  function winAccess(raw, bytes) {
+    const N = raw.players, S = Math.pow(raw.target, N), d = raw.start_win;
+    if (d.encoding === "f64") {
+      const stored = new Float64Array(bytes.buffer, bytes.byteOffset, S * (N - 1));
+      const W = new Float64Array(S * N);
+      for (let i = 0; i < S; i++) {
+        let rest = 1;
+        for (let k = 0; k < N - 1; k++) { const x = stored[i * (N - 1) + k]; W[i * N + k] = x; rest -= x; }
+        W[i * N + N - 1] = rest;
+      }
+      return (i, j) => W[i * N + j];
+    }
+    const cum = bytes, M = N - 1;     // Float32Array of the cumulative sums C_0..C_{N-2} (decodeLorenzo)
+    return (i, j) => (j === M ? 1 - cum[i * M + M - 1] : cum[i * M + j] - (j ? cum[i * M + j - 1] : 0));
+  }
+
+  /* The 4-player encoding of solver/play/pagedata.py undone: inflate, byte planes, zigzag, and a
+   * cumulative sum along each score axis; returns the cumulative sums as a Float32Array (exact: they
+   * are multiples of 2^-17 below 2). */
+  async function decodeLorenzo(raw, bytes) {
+    const N = raw.players, G = raw.target, S = Math.pow(G, N), d = raw.start_win, M = N - 1;
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    const planes = new Uint8Array(await new Response(stream).arrayBuffer());
+    const want = S * d.planes.reduce((a, b) => a + b, 0);
+    if (planes.length !== want) throw new Error(`${planes.length} bytes of planes, not ${want}`);
+    const cum = new Float32Array(S * M), r = new Int32Array(S), step = Math.pow(2, -d.step_bits);
+    let at = 0;
+    for (let c = 0; c < M; c++) {
+      r.fill(0);
+      for (let k = 0; k < d.planes[c]; k++, at += S) {
+        const shift = 8 * k;
+        for (let i = 0; i < S; i++) r[i] |= planes[at + i] << shift;
+      }
+      for (let i = 0; i < S; i++) { const z = r[i]; r[i] = (z >>> 1) ^ -(z & 1); }
+      for (let axis = N - 1, stride = 1; axis >= 0; axis--, stride *= G) {      // undo the difference on each axis
+        const block = stride * G;
+        for (let base = 0; base < S; base += block) {
+          for (let i = base + stride; i < base + block; i++) r[i] += r[i - stride];
+        }
+      }
+      for (let i = 0; i < S; i++) cum[i * M + c] = r[i] * step;
+    }
+    return cum;
+  }
+
+  function describeGame(key) { const [p, r] = key.split("-"); return `${p}-player ${r}`; }
+  function rawGame(players, reading_) {
+    const raw = data.games[gameKey(players, reading_)];
     if (!raw) {
       const have = Object.keys(data.games).sort().join(", ");
       fail(`this page has no ${players}-player ${reading_} table (it has ${have})`);
     }
-    const N = raw.players, G = raw.target;
-    const stored = decode64(raw.start_win);     // (G,)*N x (N-1): the last seat is 1 - the others
-    const S = Math.pow(G, N);
-    const W = new Float64Array(S * N);
-    for (let i = 0; i < S; i++) {
-      let rest = 1;
-      for (let k = 0; k < N - 1; k++) { const x = stored[i * (N - 1) + k]; W[i * N + k] = x; rest -= x; }
-      W[i * N + N - 1] = rest;
+    return raw;
+  }
+  function makeGame(key, raw, access) {
+    return { key, players: raw.players, target: raw.target, reading: raw.reading, rules: raw.rules, w: access,
+             payout: raw.nuts_payout.map((row) => Float64Array.from(row)), precision: raw.start_win.precision,
+             moves: reading(raw.reading).moves, maxpoints: raw.maxpoints, nutsMean: raw.nuts_mean, source: raw.source };
+  }
+
+  /* A game ready to use. Values embedded as float64 are read at once; the others (a site's data files,
+   * the 4-player encoding) must be loaded first with load(), which is asynchronous. */
+  function game(players, reading_) {
+    const key = gameKey(players, reading_);
+    if (cache.has(key)) return cache.get(key);
+    const raw = rawGame(players, reading_);
+    if (raw.start_win.encoding !== "f64" || raw.start_win.data === undefined) {
+      fail(`the ${describeGame(key)} game is not loaded yet (load it first: await gonuts.load(${players}, "${reading_}"))`);
     }
-    const g = { key, players: N, target: G, reading: reading_, rules: raw.rules, W,
-                payout: raw.nuts_payout.map((row) => Float64Array.from(row)),
-                moves: reading(reading_).moves, maxpoints: raw.maxpoints, source: raw.source };
+    const bytes = bytes64(raw.start_win.data);
+    const g = makeGame(key, raw, winAccess(raw, bytes));
     cache.set(key, g);
+    delete raw.start_win.data;           // decoded: the text is no longer needed
     return g;
+  }
+
+  /* Whether a game can be used at once (game() would not throw that it is not loaded). */
+  function loaded(players, reading_) {
+    const key = gameKey(players, reading_);
+    const raw = data.games[key];
+    return cache.has(key) || (!!raw && raw.start_win.encoding === "f64" && raw.start_win.data !== undefined);
+  }
+
+  /* Load a game's values: fetch (a site) or read (the single file), check length and CRC-32, decode.
+   * fetchBytes(url) -> Promise<Uint8Array> is given by the UI (the core does no I/O of its own). A
+   * damaged or missing file is refused with a message that names the game; the other games still work. */
+  const pending = new Map();
+  function load(players, reading_, fetchBytes) {
+    const key = gameKey(players, reading_);
+    if (cache.has(key)) return Promise.resolve(cache.get(key));
+    if (pending.has(key)) return pending.get(key);
+    const raw = rawGame(players, reading_), d = raw.start_win;
+    const job = (async () => {
+      let bytes;
+      try {
+        if (d.data !== undefined) bytes = bytes64(d.data);
+        else if (fetchBytes) bytes = await fetchBytes(d.url);
+        else throw new Error("no way to fetch it");
+      } catch (e) {
+        fail(`the ${describeGame(key)} data (${d.url || "embedded"}) cannot be read: ${e.message}`);
+      }
+      if (bytes.length !== d.bytes || crc32(bytes) !== d.crc32) {
+        fail(`the ${describeGame(key)} data (${d.url || "embedded"}) is damaged: ${bytes.length} bytes, CRC-32 ${crc32(bytes).toString(16)}; expected ${d.bytes} bytes, ${d.crc32.toString(16)}`);
+      }
+      let access;
+      try {
+        access = winAccess(raw, d.encoding === "f64" ? bytes : await decodeLorenzo(raw, bytes));
+      } catch (e) {
+        fail(`the ${describeGame(key)} data (${d.url || "embedded"}) is damaged: ${e.message}`);
+      }
+      const g = makeGame(key, raw, access);
+      cache.set(key, g);
+      delete d.data;                     // decoded: the text is no longer needed
+      return g;
+    })();
+    pending.set(key, job);
+    job.catch(() => pending.delete(key));
+    return job;
   }
 
   function flat(g, scores) {
@@ -114,9 +219,9 @@
     const next = scores.slice(1);
     for (let gain = 0; gain <= 2 * G; gain++) {
       if (s0 + gain >= G) { C.push(e0); continue; }
-      const base = flat(g, next.concat([s0 + gain])) * N;
+      const at = flat(g, next.concat([s0 + gain]));
       const v = new Float64Array(N);
-      for (let k = 0; k < N; k++) v[k] = g.W[base + ((k - 1 + N) % N)];
+      for (let k = 0; k < N; k++) v[k] = g.w(at, (k - 1 + N) % N);
       C.push(v);
     }
     const costs = reading(g.reading).nutsReplaces;
@@ -224,6 +329,57 @@
     return adviseIn(g, scores, q.turn === undefined ? 0 : q.turn, q.dice === undefined ? N_DICE : q.dice);
   }
 
+  /* Why (solver/play/explain.py, number for number): where optimal play stops with these dice, the
+   * next roll's risks, and the distribution of what this turn adds if the mover rolls now and then
+   * plays optimally (g = 0 .. h-1, then reaching the target). */
+  function explainIn(g, scores, turn, dice, vals) {
+    checkState(g, scores, turn, dice);
+    const G = g.target, h = G - scores[0], D = N_DICE, W1 = D + 1;
+    const v = vals || values(g, scores);
+    let stopAt = turn;
+    while (stopAt < h && v.roll[stopAt * W1 + dice]) stopAt++;
+    const next = g.moves[dice];
+    const sum = (f) => next.reduce((acc, m) => acc + (f(m) ? m.p : 0), 0);
+    const nutsDice = next.find((m) => m.kind === "nuts").x;
+    let P;
+    if (turn >= h) { P = new Array(h + 1).fill(0); P[h] = 1; }
+    else {
+      P = new Array(h + 1).fill(0);
+      const mass = new Map([[turn * W1 + dice, 1]]);
+      const replaces = reading(g.reading).nutsReplaces;
+      for (let t = turn; t < h; t++) {
+        for (let n = D; n >= 1; n--) {
+          const key = t * W1 + n, m = mass.get(key) || 0;
+          if (!m) continue;
+          mass.delete(key);
+          if (key !== turn * W1 + dice && !v.roll[key]) { P[t] += m; continue; }
+          for (const mv of g.moves[n]) {
+            const q = m * mv.p;
+            if (mv.kind === "bust") P[0] += q;
+            else if (mv.kind === "nuts") {
+              const base = replaces ? 0 : t, pay = g.payout[mv.x];
+              for (let x = 0; x < pay.length; x++) if (pay[x]) P[Math.min(base + x, h)] += q * pay[x];
+            } else if (t + mv.x >= h) P[h] += q;
+            else { const k2 = (t + mv.x) * W1 + mv.live; mass.set(k2, (mass.get(k2) || 0) + q); }
+          }
+        }
+      }
+    }
+    return { stop_at: stopAt, p_all_cars: sum((m) => m.kind === "bust"), p_all_squirrels: sum((m) => m.kind === "nuts"),
+             p_one_die_refill: sum((m) => m.kind === "move" && m.live === D && dice - m.c !== D),
+             nuts_mean: g.nutsMean[nutsDice], turn_gain_if_roll: P,
+             turn_gain_mean_if_roll: P.reduce((acc, q, k) => acc + k * q, 0) };
+  }
+
+  /* window.gonuts.explain: the same query as advise. */
+  function explain(q) {
+    if (q === null || typeof q !== "object") fail("explain takes one object: {scores, turn, dice, rules}");
+    const scores = q.scores;
+    if (!Array.isArray(scores) || scores.length < 2) fail("scores must list 2 or more banked scores, yours first");
+    const g = game(scores.length, readingOf(q.rules));
+    return explainIn(g, scores, q.turn === undefined ? 0 : q.turn, q.dice === undefined ? N_DICE : q.dice);
+  }
+
   /* The optimal value vector (turn order from the active player) at a decision state, or at the
    * start of the turn when t = 0 and n = D. */
   function stateValue(g, scores, turn, dice) {
@@ -294,7 +450,7 @@
     const o = opts || {};
     const players = o.players === undefined ? 2 : o.players;
     if (!Number.isInteger(players)) fail(`players must be a whole number, not ${quote(players)}`);
-    return game(players, readingOf(o.rules));
+    return rawGame(players, readingOf(o.rules));      // its target; the values are read when it plays
   }
 
   /* A computer player: {name, roll(g, scores in turn order from it, t, n) -> true to roll}. The CLI's
@@ -509,7 +665,7 @@
   return {
     N_DICE, FORMAT, VERSION, GonutsInputError,
     games: () => Object.keys(data.games).sort(),
-    game, reading, values, advise, adviseIn, stateValue, policy, policyName, readPolicy,
+    game, load, loaded, reading, values, advise, adviseIn, explain, explainIn, stateValue, policy, policyName, readPolicy,
     rng, rollDice, nutsRound,
     replay, replayState, check, review, newState, apply,
   };

@@ -3,6 +3,7 @@
 (function () {
   "use strict";
   const data = JSON.parse(document.getElementById("gonuts-data").textContent);
+  document.getElementById("gonuts-data").textContent = "";     // parsed: free the page's copy of the text
   const core = GonutsCore(data);
   const $ = (id) => document.getElementById(id);
   const TOSS_UP = 0.001;                       // under 0.1 percentage points apart
@@ -41,6 +42,56 @@
     set(key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* private mode: no saving */ } },
   };
   const showError = (box, msg) => { box.textContent = msg; box.hidden = !msg; };
+
+  /* A saved game that cannot be restored is never thrown away without a word: its raw text is kept
+   * under KEY.damaged, and the tab says what is wrong and offers to download or delete it. */
+  const raw = (key) => { try { return localStorage.getItem(key); } catch (e) { return null; } };
+  function keepAside(mode, key, text, reason) {
+    try {
+      if (raw(`${key}.damaged`) === null) {
+        localStorage.setItem(`${key}.damaged`, text);
+        localStorage.setItem(`${key}.damaged.why`, String(reason).slice(0, 200));
+      }
+    } catch (e) { /* storage full or off: the message below still shows */ }
+    showKept(mode, key, reason);
+  }
+  function showKept(mode, key, reason) {
+    const box = $(`${mode}-kept`), text = raw(`${key}.damaged`);
+    if (text === null) { box.hidden = true; return; }
+    const why = reason || raw(`${key}.damaged.why`) || "it could not be read";
+    const download = el("button", { type: "button", id: `${mode}-kept-download`, text: "Download it" });
+    const drop = el("button", { type: "button", id: `${mode}-kept-delete`, text: "Delete it" });
+    download.addEventListener("click", () => {
+      const a = el("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })),
+                          download: `gonuts-${mode}-kept.json` });
+      document.body.append(a); a.click(); a.remove();
+    });
+    drop.addEventListener("click", () => {
+      try { localStorage.removeItem(`${key}.damaged`); localStorage.removeItem(`${key}.damaged.why`); } catch (e) { /* off */ }
+      box.hidden = true;
+    });
+    box.replaceChildren(el("p", { text: `Your saved ${mode} game could not be restored: ${why}. It is kept in this browser until you download or delete it.` }),
+                        el("div", { class: "actions" }, download, drop));
+    box.hidden = false;
+  }
+  const TARGET = data.record.target;
+
+  /* The site's data files are fetched (the service worker answers offline); the single file embeds its data. */
+  async function fetchBytes(url) {
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return new Uint8Array(await res.arrayBuffer());
+  }
+  /* Make a game usable: a no-op when it is, else load it (the 4-player tables are decoded on first use). */
+  async function ready(players, reading) {
+    if (core.loaded(players, reading)) return;
+    const note = $("loading");
+    note.textContent = `Loading the ${players}-player ${reading} tables\u2026`;
+    note.hidden = false;
+    try { await core.load(players, reading, fetchBytes); } finally { note.hidden = true; }
+  }
+  const precision = Object.entries(data.precision).map(([n, e]) => e > 0 ? `${n} players: within ${e.toExponential(1)}` : `${n} players: exact`);
+  $("precision").textContent = `Numbers as stored: ${precision.join("; ")}.`;
 
   function fillSelect(sel, options, value) {
     sel.replaceChildren(...options.map(([v, text]) => el("option", { value: String(v), text })));
@@ -89,7 +140,20 @@
   }
 
   // -- advice, drawn the same way everywhere ------------------------------------------------------
-  function drawAdvice(box, a, labels) {
+  const oneIn = (p) => p <= 0 ? "never" : p < 0.5 ? `1 in ${Math.round(1 / p).toLocaleString("en")}` : `${Math.round(100 * p)}%`;
+  /* The explain numbers in one or two plain sentences. */
+  function whyText(a, e, reading) {
+    const h = e.turn_gain_if_roll.length - 1, dice = `${a.dice} ${a.dice === 1 ? "die" : "dice"}`;
+    const stop = e.stop_at < h ? `With ${dice} here, optimal play stops at ${e.stop_at}.` : `With ${dice} here, optimal play rolls on to the target.`;
+    const refill = e.p_one_die_refill > 0 ? `, ${oneIn(e.p_one_die_refill)} all five dice back` : "";
+    const nuts = `${oneIn(e.p_all_squirrels)} a Go Nuts! round (${e.nuts_mean.toFixed(1)} acorns on average${reading === "summary" ? ", added to them" : ""})`;
+    const risk = a.turn > 0
+      ? (reading === "summary" ? `Rolling risks your ${a.turn} points: ${oneIn(e.p_all_cars)} all cars; ${nuts}${refill}.`
+                               : `Rolling risks your ${a.turn} points: ${nuts}, ${oneIn(e.p_all_cars)} all cars${refill}.`)
+      : `The next roll: ${oneIn(e.p_all_cars)} all cars, ${nuts}${refill}.`;
+    return `${risk} ${stop} Rolling now, this turn adds ${e.turn_gain_mean_if_roll.toFixed(1)} points on average.`;
+  }
+  function drawAdvice(box, a, labels, why) {
     box.replaceChildren();
     let verdict, cls, note;
     if (a.reason === "reaches_target") {
@@ -105,6 +169,7 @@
     }
     box.append(el("p", { class: `verdict ${cls}`, "data-action": a.action, "data-reason": a.reason, text: verdict }),
                el("p", { text: note }));
+    if (why && a.reason === "optimal") box.append(el("p", { class: "why", text: why }));
     const bars = el("div", { class: "bars" });
     for (const [name, key] of [["If you roll", "win_if_roll"], ["If you stop", "win_if_stop"]]) {
       const v = a[key];
@@ -141,9 +206,9 @@
     const old = [...adv.scores.querySelectorAll("input")].map((i) => i.value);
     adv.scores.replaceChildren();
     for (let k = 0; k < n; k++) {
-      const name = k === 0 ? "Your score" : k === 1 ? "Next player's score" : "Then the next's score";
+      const name = k === 0 ? "Your score" : k === 1 ? "Next player's score" : k === 2 ? "Then the next's score" : "Then the last's score";
       adv.scores.append(el("label", { text: name }, el("input", { id: `adv-score-${k}`, type: "number", inputmode: "numeric",
-        min: "0", max: "49", step: "1", value: old[k] !== undefined ? old[k] : "0" })));
+        min: "0", max: String(TARGET - 1), step: "1", value: old[k] !== undefined ? old[k] : "0" })));
     }
     $("adv-reading").textContent = READING[adv.rules.value];
   }
@@ -152,15 +217,18 @@
   adv.players.addEventListener("change", advPlayersChanged);
   adv.rules.addEventListener("change", () => { $("adv-reading").textContent = READING[adv.rules.value]; });
   advPlayersChanged();
-  $("advise-form").addEventListener("submit", (e) => {
+  $("advise-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
       const n = Number(adv.players.value);
       const scores = [];
       for (let k = 0; k < n; k++) scores.push(wholeNumber($(`adv-score-${k}`).value, k === 0 ? "Your score" : `Score ${k + 1}`));
-      const a = core.advise({ scores, turn: wholeNumber(adv.turn.value, "Turn points"), dice: Number(adv.dice.value), rules: adv.rules.value });
+      const turn = wholeNumber(adv.turn.value, "Turn points");
+      await ready(n, adv.rules.value);
+      const q = { scores, turn, dice: Number(adv.dice.value), rules: adv.rules.value };
+      const a = core.advise(q);
       showError(adv.error, "");
-      drawAdvice(adv.out, a);
+      drawAdvice(adv.out, a, null, a.reason === "optimal" ? whyText(a, core.explain(q), q.rules) : null);
     } catch (err) {
       if (!(err instanceof core.GonutsInputError)) throw err;
       showError(adv.error, err.message);
@@ -171,7 +239,7 @@
   // -- shared game drawing ------------------------------------------------------------------------
   function newRecord(mode, cfg, extra) {
     return Object.assign({ format: core.FORMAT, version: core.VERSION, rules: cfg.rules, players: cfg.players,
-                           target: 50, you: cfg.seat, mode, events: [] }, extra || {});
+                           target: TARGET, you: cfg.seat, mode, events: [] }, extra || {});
   }
   function frameOf(st, N) { const f = []; for (let k = 0; k < N; k++) f.push(st.scores[(st.seat + k) % N]); return f; }
   function youWin(record, st) {
@@ -190,6 +258,11 @@
   function youFrameAdvice(record, st) {
     const g = core.game(record.players, record.rules);
     return core.adviseIn(g, frameOf(st, record.players), st.t, st.n);
+  }
+  function youFrameWhy(record, st, a) {
+    if (a.reason !== "optimal") return null;
+    const g = core.game(record.players, record.rules);
+    return whyText(a, core.explainIn(g, frameOf(st, record.players), st.t, st.n), record.rules);
   }
   function describe(record, ev, names) {
     const who = names[ev.seat];
@@ -402,13 +475,17 @@
   $("play-stop").addEventListener("click", () => userAct("stop"));
   $("play-hint").addEventListener("click", () => {
     const r = play.record, st = core.replay(r);
-    drawAdvice($("play-hint-out"), youFrameAdvice(r, st), seatLabels(r));
+    const a = youFrameAdvice(r, st);
+    drawAdvice($("play-hint-out"), a, seatLabels(r), youFrameWhy(r, st, a));
   });
   $("play-fast").addEventListener("change", () => { play.fast = $("play-fast").checked; if (play.record) { savePlay(); setFragment("play", playFragment(play.record)); } });
-  $("play-setup").addEventListener("submit", (e) => {
+  $("play-setup").addEventListener("submit", async (e) => {
     e.preventDefault();
-    try { const cfg = playConfigFromForm(); showError($("play-error"), ""); $("play-seed").value = ""; startPlay(cfg); }
-    catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("play-error"), err.message); }
+    try {
+      const cfg = playConfigFromForm();
+      await ready(cfg.players, cfg.rules);
+      showError($("play-error"), ""); $("play-seed").value = ""; startPlay(cfg);
+    } catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("play-error"), err.message); }
   });
   function playFromFragment(params) {
     const n = Number(params.players || 2);
@@ -434,12 +511,14 @@
     return a && b && a.seed === b.seed && a.players === b.players && a.rules === b.rules && a.you === b.seat &&
       JSON.stringify(a.opponents) === JSON.stringify(b.opponents);
   }
-  function restorePlay(frag) {
-    const saved = store.get(PLAY_KEY);
+  async function restorePlay(frag) {
+    const text = raw(PLAY_KEY);
+    let saved = null, unreadable = false;
+    try { saved = text === null ? null : JSON.parse(text); } catch (e) { unreadable = true; keepAside("play", PLAY_KEY, text, "it is not JSON"); }
     let cfg = null;
     if (frag.tab === "play" && frag.params.seed !== undefined) {
-      try { cfg = playFromFragment(frag.params); }
-      catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("play-error"), err.message); }
+      try { cfg = playFromFragment(frag.params); await ready(cfg.players, cfg.rules); }
+      catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("play-error"), err.message); cfg = null; }
     }
     if (cfg && play.record && sameGame(play.record, cfg)) {
       play.fast = cfg.fast; $("play-fast").checked = play.fast;
@@ -449,6 +528,7 @@
       try {
         core.replay(saved.record);
         if (!cfg || sameGame(saved.record, cfg)) {
+          await ready(saved.record.players, saved.record.rules);
           play.record = saved.record; play.rng = core.rng(0); play.rng.state = saved.rng;
           play.fast = cfg ? cfg.fast : !!saved.fast; $("play-fast").checked = play.fast;
           $("play-new").open = false;
@@ -456,7 +536,9 @@
           runComputers();
           return;
         }
-      } catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; }
+      } catch (err) { keepAside("play", PLAY_KEY, text, err.message); }
+    } else if (text !== null && !unreadable && !(saved && saved.record)) {
+      keepAside("play", PLAY_KEY, text, "it holds no game record");
     }
     if (cfg) startPlay(cfg);
   }
@@ -473,10 +555,12 @@
   fillSelect($("coach-players"), PLAYERS.map((p) => [p, `${p} players`]));
   $("coach-players").addEventListener("change", coachSetupChanged);
   coachSetupChanged();
-  $("coach-setup").addEventListener("submit", (e) => {
+  $("coach-setup").addEventListener("submit", async (e) => {
     e.preventDefault();
-    coach.record = newRecord("coach", { players: Number($("coach-players").value), rules: $("coach-rules").value,
-                                        seat: Number($("coach-seat").value) });
+    const cfg = { players: Number($("coach-players").value), rules: $("coach-rules").value, seat: Number($("coach-seat").value) };
+    try { await ready(cfg.players, cfg.rules); }
+    catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("coach-error"), err.message); return; }
+    coach.record = newRecord("coach", cfg);
     store.set(COACH_KEY, coach.record);
     showError($("coach-error"), "");
     $("coach-new").open = false;
@@ -545,7 +629,10 @@
       $("coach-nuts-q").firstChild.textContent = `Go Nuts! Throw ${dice} ${dice === 1 ? "die" : "dice"} until every opponent rolls a dog. Acorns collected in the round `;
     }
     if (!$("coach-bank").hidden) $("coach-bank-q").firstChild.textContent = `${names[st.seat]}'s turn: points banked (0 if the turn was lost) `;
-    if (!$("coach-decide").hidden) drawAdvice($("coach-advice"), youFrameAdvice(r, st), seatLabels(r));
+    if (!$("coach-decide").hidden) {
+      const a = youFrameAdvice(r, st);
+      drawAdvice($("coach-advice"), a, seatLabels(r), youFrameWhy(r, st, a));
+    }
     drawOver("coach", r, st, names);
     drawLog($("coach-log"), r, names);
   }
@@ -558,7 +645,7 @@
     if (src === "coach") return coach.record;
     return rev.file;
   }
-  function renderReview() {
+  async function renderReview() {
     const out = $("rev-out"), err = $("rev-error");
     $("rev-file-label").hidden = $("rev-source").value !== "file";
     out.replaceChildren();
@@ -567,7 +654,12 @@
     $("rev-export").disabled = !record;
     if (!record) { out.append(el("p", { text: "No game to review yet: play one, coach one, or open a record file." })); return; }
     let rv;
-    try { rv = core.review(record); } catch (e) {
+    try {
+      if (record && typeof record === "object" && core.games().includes(`${record.players}-${record.rules}`)) {
+        await ready(record.players, record.rules);
+      }
+      rv = core.review(record);
+    } catch (e) {
       if (!(e instanceof core.GonutsInputError)) throw e;
       showError(err, e.message); $("rev-export").disabled = true; return;
     }
@@ -614,13 +706,26 @@
 
   // -- start -------------------------------------------------------------------------------------
   const frag = parseFragment();
-  const savedCoach = store.get(COACH_KEY);
-  if (savedCoach) {
-    try { core.replay(savedCoach); coach.record = savedCoach; $("coach-new").open = false; drawCoach(); }
-    catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; }
+  async function restoreCoach() {
+    const text = raw(COACH_KEY);
+    if (text === null) { showKept("coach", COACH_KEY); return; }
+    try {
+      const saved = JSON.parse(text);
+      core.replay(saved);
+      await ready(saved.players, saved.rules);
+      coach.record = saved; $("coach-new").open = false; drawCoach();
+      showKept("coach", COACH_KEY);
+    } catch (err) {
+      keepAside("coach", COACH_KEY, text, err instanceof SyntaxError ? "it is not JSON" : err.message);
+    }
   }
+  restoreCoach();
+  showKept("play", PLAY_KEY);
   restorePlay(frag);
   showTab(frag.tab || "advise");
+  if (data.site && "serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
+    navigator.serviceWorker.register("sw.js").catch(() => { /* no worker (a private window): online only */ });
+  }
   window.addEventListener("hashchange", () => {
     const f = parseFragment();
     showError($("play-error"), "");
@@ -632,9 +737,12 @@
     version: data.package_version,
     games: core.games(),
     advise: core.advise,
+    explain: core.explain,
     review: core.review,
     replay: (record) => core.replay(record),
     policy: core.policyName,
+    load: (players, rules) => core.load(players, rules === undefined ? "rulebook" : rules, fetchBytes).then(() => true),
+    loaded: core.loaded,
     record: (mode) => JSON.parse(JSON.stringify(mode === "coach" ? coach.record : play.record)),
     core,
   });

@@ -1,0 +1,246 @@
+"""Four players in the page, and the installable site (issue 17), in Chromium.
+
+A small 4-player page (target 12, both readings) is compared with `advise --json` on random states;
+the site (`web --site`, 2 to 4 players at target 12) is served from 127.0.0.1 by `python -m
+http.server`, its service worker takes control, and offline a reload still runs all four tabs for
+2, 3 and 4 players. No request may leave 127.0.0.1. Screenshots land in build/screenshots."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+pytest.importorskip("playwright", reason="the page's browser tests need playwright (pip install \".[test]\")")
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = Path(os.environ.get("GONUTS_SCREENSHOTS", ROOT / "build" / "screenshots"))
+G = 12
+BOUND, TIE = 1e-5, 2e-5        # the stated 4-player precision, and the gap under which the actions may differ
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("site-cache")
+
+
+def web(cache, *args):
+    env = {**os.environ, "GONUTS_SOLVE_CACHE": str(cache)}
+    p = subprocess.run([sys.executable, "-m", "cli", "web", "--target", str(G), *args], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr
+    return p
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, cache):
+    folder = tmp_path_factory.mktemp("site") / "app"
+    web(cache, "--site", str(folder))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory",
+                             str(site)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/"
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+class Context:
+    """A browser context that records its requests and errors, and refuses any request off 127.0.0.1."""
+
+    def __init__(self, browser, viewport=(390, 844)):
+        self.ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+        self.requests, self.errors = [], []
+        self.ctx.on("request", lambda r: self.requests.append(r.url))
+        self.ctx.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
+            ("http://127.0.0.1:", "file://", "blob:", "data:")) else route.abort())
+        self.page = self.ctx.new_page()
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def close(self):
+        off = [u for u in self.requests if not u.startswith(("http://127.0.0.1:", "file://", "blob:", "data:"))]
+        self.ctx.close()
+        assert off == [], f"requests off 127.0.0.1: {off}"
+        assert self.errors == [], self.errors
+
+
+def _states(count, seed):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        scores = [rng.randrange(G) for _ in range(4)]
+        turn, dice = (0, 5) if rng.random() < 0.1 else (rng.randrange(0, G), rng.randrange(1, 6))
+        out.append((scores, turn, dice, rng.choice(("rulebook", "summary"))))
+    return out
+
+
+def test_four_players_in_the_page_equal_advise_json(browser, cache, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    import cli
+    out = tmp_path / "four.html"
+    web(cache, "--players", "4", "--out", str(out))
+    monkeypatch.setenv("GONUTS_SOLVE_CACHE", str(cache))
+    c = Context(browser)
+    c.page.goto(out.as_uri())
+    c.page.wait_for_function("window.gonuts !== undefined")
+    states = _states(200, seed=17)
+    got = c.page.evaluate("""async (qs) => {
+      await window.gonuts.load(4, "rulebook"); await window.gonuts.load(4, "summary");
+      return qs.map(([scores, turn, dice, rules]) => window.gonuts.advise({scores, turn, dice, rules}));
+    }""", [list(s) for s in states])
+    runner, worst = CliRunner(), 0.0
+    for (scores, turn, dice, reading), js in zip(states, got):
+        res = runner.invoke(cli.cli, ["advise", "--scores", ",".join(map(str, scores)), "--turn", str(turn), "--dice",
+                                      str(dice), "--rules", reading, "--target", str(G), "--json"])
+        py = json.loads(res.output)
+        assert js["reason"] == py["reason"] and js["rules"] == py["rules"]
+        for key in ("players_if_roll", "players_if_stop"):
+            if py[key] is not None:
+                worst = max(worst, max(abs(a - b) for a, b in zip(js[key], py[key])))
+        if py["reason"] == "optimal" and abs(py["win_if_roll"] - py["win_if_stop"]) > TIE:
+            assert js["action"] == py["action"], (scores, turn, dice, reading)
+    assert 0 < worst <= BOUND, worst
+    stated = c.page.evaluate("document.getElementById('precision').textContent")
+    assert "4 players: within 7.6e-6" in stated, stated
+    c.close()
+
+
+def test_the_site_installs_and_works_offline_for_every_player_count(browser, server, site):
+    manifest = json.loads((site / "manifest.webmanifest").read_text())
+    assert {"name", "short_name", "icons", "theme_color", "display", "start_url"} <= set(manifest)
+    assert manifest["display"] == "standalone"
+    assert {i["sizes"] for i in manifest["icons"]} == {"192x192", "512x512"}
+    assert (site / "apple-touch-icon.png").read_bytes()[16:24] == (180).to_bytes(4, "big") * 2
+    c = Context(browser)
+    page = c.page
+    page.goto(server)
+    page.wait_for_function("window.gonuts !== undefined")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    c.ctx.set_offline(True)
+    page.reload()
+    page.wait_for_function("window.gonuts !== undefined")
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for n in (2, 3, 4):
+        page.click("#tab-advise")
+        page.select_option("#adv-players", str(n))
+        page.select_option("#adv-rules", "summary")
+        page.fill("#adv-score-0", "5")
+        page.fill("#adv-turn", "3")
+        page.select_option("#adv-dice", "2")
+        page.click("#adv-go")
+        page.wait_for_selector("#adv-out:not([hidden]) .verdict")
+        assert page.is_hidden("#adv-error"), page.inner_text("#adv-error")
+        page.evaluate(f"location.hash = '#play&seed={n}&players={n}&rules=rulebook&seat=0&opp=optimal&fast=1'")
+        # CSS waits: the site's CSP forbids the eval that a polled wait_for_function needs
+        page.wait_for_selector(f"#play-board .seat:nth-child({n}):last-child")
+        page.wait_for_selector("#play-roll:enabled, #play-over:not([hidden])")
+        if n == 4:
+            page.screenshot(path=str(SHOTS / "390x844-play-4-players-offline.png"), full_page=True)
+        page.click("#tab-coach")
+        if not page.evaluate("document.getElementById('coach-new').open"):
+            page.click("#coach-new summary")
+        page.select_option("#coach-players", str(n))
+        page.click("#coach-setup button[type=submit]")
+        page.wait_for_selector(f"#coach-board .seat:nth-child({n}):last-child")
+        if n == 4:
+            page.screenshot(path=str(SHOTS / "390x844-coach-4-players-offline.png"), full_page=True)
+        page.click("#tab-review")
+        page.select_option("#rev-source", "play")
+        page.wait_for_selector("#rev-out p")
+        assert page.is_hidden("#rev-error"), page.inner_text("#rev-error")
+    c.close()
+
+
+def test_a_damaged_data_file_names_its_game_and_the_others_still_work(browser, tmp_path, cache):
+    folder = tmp_path / "app"
+    web(cache, "--site", str(folder), "--players", "2,4", "--rules", "rulebook")
+    data = next((folder / "data").glob("4-rulebook-*.bin"))
+    data.write_bytes(data.read_bytes()[:-10] + b"0123456789")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory",
+                             str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(0.5)
+        c = Context(browser)
+        c.page.goto(f"http://127.0.0.1:{port}/")
+        c.page.wait_for_function("window.gonuts !== undefined")
+        err = c.page.evaluate("window.gonuts.load(4, 'rulebook').then(() => null, (e) => e.message)")
+        assert err.startswith("the 4-player rulebook data (data/4-rulebook-") and "is damaged" in err, err
+        c.page.select_option("#adv-players", "4")
+        c.page.click("#adv-go")
+        c.page.wait_for_selector("#adv-error:not([hidden])")
+        assert "4-player rulebook data" in c.page.inner_text("#adv-error")
+        c.page.select_option("#adv-players", "2")
+        c.page.click("#adv-go")
+        c.page.wait_for_selector("#adv-out:not([hidden]) .verdict")
+        c.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_site_refuses_a_folder_with_other_files_and_replaces_its_own(tmp_path, cache):
+    folder = tmp_path / "app"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine")
+    env = {**os.environ, "GONUTS_SOLVE_CACHE": str(cache)}
+    p = subprocess.run([sys.executable, "-m", "cli", "web", "--target", str(G), "--players", "2", "--site", str(folder)],
+                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 1 and p.stderr.strip().splitlines()[-1].startswith(
+        f"gonuts-solve: error: --site {folder} holds other files (notes.txt)")
+    web(cache, "--players", "2", "--site", str(folder), "--force")
+    first = json.loads((folder / "gonuts-site.json").read_text())
+    web(cache, "--players", "3", "--site", str(folder), "--force")     # the old site's files go, notes.txt stays
+    second = json.loads((folder / "gonuts-site.json").read_text())
+    assert first["cache"] != second["cache"]
+    assert not list((folder / "data").glob("2-*.bin")) and list((folder / "data").glob("3-*.bin"))
+    assert (folder / "notes.txt").read_text() == "mine"
+    own = tmp_path / "own"
+    web(cache, "--players", "2", "--site", str(own))
+    web(cache, "--players", "3", "--site", str(own))                   # a site's own folder: no --force needed
+    assert sorted(p.name for p in (own / "data").iterdir())[0].startswith("3-")
+
+
+def test_the_pages_workflow_builds_the_site_with_the_projects_own_command(tmp_path, cache):
+    """.github/workflows/pages.yml cannot run here: its build step runs here instead, on a small game
+    (the same command with --players 2,3,4 --target 12; bench/bench_page.py builds the full default)."""
+    text = (ROOT / ".github" / "workflows" / "pages.yml").read_text()
+    step = text.split("- name: Build the site", 1)[1].split("- uses:", 1)[0]
+    commands = [line.strip() for line in step.split("run: |", 1)[1].splitlines() if line.strip()]
+    assert commands == ["pip install .", "gonuts-solve web --site _site"]
+    artifact = text.split("upload-pages-artifact", 1)[1].split("path:", 1)[1].split()[0]
+    assert artifact == "_site"
+    env = {**os.environ, "GONUTS_SOLVE_CACHE": str(cache)}
+    args = commands[1].split()[1:]
+    p = subprocess.run([sys.executable, "-m", "cli", *args, "--players", "2,3,4", "--target", str(G)], cwd=tmp_path,
+                       env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    listed = json.loads((tmp_path / artifact / "gonuts-site.json").read_text())["files"]
+    assert {"index.html", "sw.js", "manifest.webmanifest", "icon-192.png", "icon-512.png",
+            "apple-touch-icon.png"} <= set(listed)
+    assert all((tmp_path / artifact / name).is_file() for name in listed)
