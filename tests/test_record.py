@@ -238,3 +238,30 @@ def test_review_command_refuses_bad_records_in_one_line(tmp_path, content, messa
 def test_review_command_missing_file(tmp_path):
     p = _cli("review", tmp_path / "nope.json", cache=tmp_path)
     assert p.returncode == 1 and "no game record at" in p.stderr
+
+
+def test_review_of_a_table_game_by_seat(tmp_path):
+    """A table game keeps every seat's decisions: --seat K reviews one, --all-seats all; a seat without
+    decisions says so in one line; a seat that does not exist is refused in one line."""
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parent.parent
+    record = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "you": 0, "mode": "table",
+              "names": ["Ana", "Ben"], "hints": [True, True],
+              "events": [{"seat": 0, "roll": [2, 2, 1]}, {"seat": 0, "choice": "roll"}, {"seat": 0, "roll": [1, 1, 2]},
+                         {"seat": 0, "choice": "stop"}, {"seat": 1, "banked": 5}, {"seat": 0, "banked": 4}]}
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(record))
+
+    def review(*args):
+        return subprocess.run([sys.executable, "-m", "cli", "review", str(path), *args], cwd=root,
+                              capture_output=True, text=True, timeout=300)
+    one = json.loads(review("--seat", "0", "--json").stdout)
+    assert one["seat"] == 0 and [d["event"] for d in one["decisions"]] == [1, 3]
+    both = json.loads(review("--all-seats", "--json").stdout)["seats"]
+    assert both[0] == one and both[1]["seat"] == 1 and both[1]["decisions"] == []
+    p = review("--seat", "1")
+    assert p.returncode == 0 and p.stdout.strip().count("\n") == 0
+    assert "seat 2: no decisions to review in this record" in p.stdout
+    p = review("--seat", "2")
+    assert p.returncode == 1 and p.stderr.strip() == "gonuts-solve: error: seat 2 does not exist with 2 players (0 to 1)"

@@ -69,6 +69,24 @@ def test_the_record_rules_give_the_fixtures_state_or_refusal(case):
         assert replay(record).state() == case["state"]
 
 
+FILES = fixture("record_files.json")["cases"]
+
+
+@pytest.mark.parametrize("case", FILES, ids=[c["name"] for c in FILES])
+def test_record_files_are_read_or_refused_as_the_fixture_says(case, tmp_path):
+    import base64
+
+    from solver.play.record import read_file
+    path = tmp_path / "game.json"
+    path.write_bytes(base64.b64decode(case["bytes"]))
+    if "error" in case:
+        with pytest.raises(RecordError) as err:
+            read_file(path)
+        assert str(err.value) == case["error"].replace("game.json", str(path))
+    else:
+        read_file(path)
+
+
 def test_the_pages_rolls_are_the_rules_own(tmp_path):
     """The page's data lists every roll with what game.moves says it does, and nothing else."""
     from solver.game.moves import outcome
@@ -91,4 +109,4 @@ def test_the_pages_core_passes_the_fixtures_under_node(tmp_path):
     p = subprocess.run(["node", "--test", str(ROOT / "tests" / "js")], capture_output=True, text=True,
                        env={**os.environ, "GONUTS_PAGE_DATA": str(path)}, timeout=120)
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
-    assert "# fail 0" in p.stdout and "# pass 4" in p.stdout, p.stdout[-2000:]
+    assert "# fail 0" in p.stdout and "# pass 5" in p.stdout, p.stdout[-2000:]

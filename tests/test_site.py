@@ -244,3 +244,125 @@ def test_the_pages_workflow_builds_the_site_with_the_projects_own_command(tmp_pa
     assert {"index.html", "sw.js", "manifest.webmanifest", "icon-192.png", "icon-512.png",
             "apple-touch-icon.png"} <= set(listed)
     assert all((tmp_path / artifact / name).is_file() for name in listed)
+
+
+def _table_game(page, players, seed, hidden_seat):
+    """Play a whole table game through the UI: one tap per roll (the result's button), one per decision; a
+    few undos along the way; one seat's advice switched off. Returns (taps per kind, the record)."""
+    rng = random.Random(seed)
+    page.click("#tab-table")
+    if not page.evaluate("document.getElementById('table-new').open"):
+        page.click("#table-new summary")
+    page.select_option("#table-players", str(players))
+    for i in range(players):
+        page.fill(f"#table-name-{i}", f"P{i + 1}")
+    page.click("#table-setup button[type=submit]")
+    page.click(f"#table-hint-toggle-{hidden_seat}")
+    taps = {"roll": 0, "decision": 0, "nuts": 0, "undo": 0}
+    for step in range(2000):
+        state = page.evaluate("(() => { const r = window.gonuts.record('table'); const st = window.gonuts.replay(r); "
+                              "return {phase: st.phase, seat: st.seat, n: st.n, t: st.t}; })()")
+        if state["phase"] == "over":
+            break
+        if state["phase"] in ("start", "roll"):
+            n = state["n"]
+            a = rng.choices(range(n + 1), weights=[2 ** k for k in range(n + 1)])[0]
+            s = rng.randrange(n - a + 1) if rng.random() < 0.85 else n - a
+            page.click(f"[data-roll='{a}-{s}-{n - a - s}']")
+            taps["roll"] += 1
+        elif state["phase"] == "decide":
+            assert page.is_hidden("#table-advice") == (state["seat"] == hidden_seat)
+            page.click("#table-stop" if state["t"] >= rng.choice((4, 6, 9)) else "#table-roll")
+            taps["decision"] += 1
+        else:
+            for _ in range(rng.randrange(3)):
+                page.click("#table-nuts-plus")
+                taps["nuts"] += 1
+            page.click("#table-nuts-done")
+            taps["nuts"] += 1
+        if step in (3, 11):                     # take back two steps, then go on
+            page.click("#table-undo")
+            page.click("#table-undo")
+            taps["undo"] += 2
+    else:
+        raise AssertionError("the game did not end")
+    return taps, page.evaluate("window.gonuts.record('table')")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_table_game_on_one_phone_reviews_every_seat_like_the_cli(browser, cache, tmp_path, players):
+    out = tmp_path / "table.html"
+    web(cache, "--players", str(players), "--out", str(out))
+    c = Context(browser, (390, 844))
+    c.page.goto(out.as_uri())
+    c.page.wait_for_function("window.gonuts !== undefined")
+    taps, record = _table_game(c.page, players, seed=players, hidden_seat=1)
+    events = record["events"]
+    rolls = sum("roll" in e for e in events)
+    choices = sum("choice" in e for e in events)
+    print(f"\n{players} players: {rolls} rolls in {taps['roll']} taps, {choices} decisions in {taps['decision']} taps, "
+          f"{taps['nuts']} taps for Go Nuts! rounds, {taps['undo']} undos")
+    assert taps["roll"] - 2 <= rolls <= taps["roll"] and choices <= taps["decision"] <= choices + 2   # undone steps
+    assert record["mode"] == "table" and c.page.is_visible("#table-over")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    c.page.screenshot(path=str(SHOTS / f"390x844-table-{players}-players-over.png"), full_page=True)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    env = {**os.environ, "GONUTS_SOLVE_CACHE": str(cache)}
+    p = subprocess.run([sys.executable, "-m", "cli", "review", str(path), "--all-seats", "--json"], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    cli_seats = json.loads(p.stdout)["seats"]
+    bound = 1e-9 if players < 4 else 2 * 100 * BOUND
+    for k in range(players):
+        js = c.page.evaluate("([r, k]) => window.gonuts.core.review(r, k)", [record, k])
+        py = cli_seats[k]
+        one = subprocess.run([sys.executable, "-m", "cli", "review", str(path), "--seat", str(k), "--json"], cwd=ROOT,
+                             env=env, capture_output=True, text=True, timeout=300)
+        assert json.loads(one.stdout) == py
+        assert [d["event"] for d in js["decisions"]] == [d["event"] for d in py["decisions"]]
+        assert abs(js["total_loss_points"] - py["total_loss_points"]) <= bound * max(1, len(py["decisions"]))
+        assert js["seat"] == py["seat"] == k
+    c.page.click("#table-to-review")
+    c.page.select_option("#rev-seat", "2")
+    c.page.wait_for_selector("#rev-total")
+    shown = float(c.page.get_attribute("#rev-total", "data-value"))
+    assert abs(shown - cli_seats[2]["total_loss_points"]) <= bound * max(1, len(cli_seats[2]["decisions"]))
+    c.close()
+
+
+def test_the_score_pad_fits_a_phone_and_a_desktop(browser, cache, tmp_path):
+    out = tmp_path / "pad.html"
+    web(cache, "--players", "4", "--out", str(out))
+    for viewport in ((390, 844), (1280, 800)):
+        c = Context(browser, viewport)
+        c.page.goto(out.as_uri())
+        c.page.wait_for_function("window.gonuts !== undefined")
+        c.page.click("#tab-table")
+        c.page.select_option("#table-players", "4")
+        for i, name in enumerate(("Ana", "Ben", "Cleo", "Dev")):
+            c.page.fill(f"#table-name-{i}", name)
+        c.page.click("#table-setup button[type=submit]")
+        c.page.click("[data-roll='2-2-1']")
+        width = c.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= viewport[0]
+        pad = c.page.evaluate("document.getElementById('table-pad').getBoundingClientRect().bottom")
+        assert pad <= viewport[1] * 0.8, pad            # the whole pad is on the first screen
+        c.page.screenshot(path=str(SHOTS / f"{viewport[0]}x{viewport[1]}-table-score-pad.png"))
+        c.close()
+
+
+def test_table_names_are_checked(browser, cache, tmp_path):
+    out = tmp_path / "names.html"
+    web(cache, "--players", "3", "--out", str(out))
+    c = Context(browser)
+    c.page.goto(out.as_uri())
+    c.page.wait_for_function("window.gonuts !== undefined")
+    c.page.click("#tab-table")
+    for name, message in (("", "Player 2 needs a name"), ("x" * 21, "Player 2's name is longer than 20 characters"),
+                          ("Player 1", "Two players are called Player 1: give each a name of their own")):
+        c.page.fill("#table-name-1", name)
+        c.page.click("#table-setup button[type=submit]")
+        assert c.page.inner_text("#table-setup-error") == message
+        assert c.page.is_hidden("#table-game")
+    c.close()

@@ -29,6 +29,7 @@ action taken, in percentage points.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 
 from solver.errors import GonutsError, show
@@ -87,20 +88,82 @@ class Replay:
 
 
 def _int(value, lo=0):
+    """A whole number, written 2 or 2.0 alike (JSON has one kind of number; the page cannot tell them apart);
+    never a boolean."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     return isinstance(value, int) and not isinstance(value, bool) and value >= lo
+
+
+def _whole(value):
+    return int(value) if isinstance(value, float) else value
+
+
+MAX_RECORD_BYTES = 16_000_000     # a record file larger than this is refused before it is read
+MAX_DEPTH = 32                    # JSON nesting (a record needs 4: record, events, event, roll)
+MAX_EVENTS = 200_000
+_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32 (little-endian)"), (b"\x00\x00\xfe\xff", "UTF-32 (big-endian)"),
+         (b"\xff\xfe", "UTF-16 (little-endian)"), (b"\xfe\xff", "UTF-16 (big-endian)"))
 
 
 def read_file(path):
     """The JSON of a record file, or a RecordError that says why it cannot be read."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
+        size = os.path.getsize(path)
+        if size > MAX_RECORD_BYTES:
+            raise RecordError(f"{path} is {size:,} bytes; a game record is at most {MAX_RECORD_BYTES:,}")
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
         raise RecordError(f"no game record at {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path} is not JSON ({exc.msg}, line {exc.lineno})") from None
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return parse_bytes(data, str(path))
+
+
+def parse_bytes(data: bytes, name: str):
+    """A record file's bytes -> its JSON, by the rules the page applies too (tests/fixtures/record_files.json):
+    UTF-8 with or without a byte-order mark, anything else refused by name; at most MAX_RECORD_BYTES
+    and MAX_DEPTH levels of nesting."""
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"{name} is {len(data):,} bytes; a game record is at most {MAX_RECORD_BYTES:,}")
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            raise RecordError(f"{name} is {encoding} text, not UTF-8: save it as UTF-8")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{name} is not UTF-8 text") from None
+    if nesting(text) > MAX_DEPTH:
+        raise RecordError(f"{name} nests deeper than {MAX_DEPTH} levels; a game record needs 4")
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise RecordError(f"{name} is not JSON") from None
+
+
+def nesting(text: str) -> int:
+    """The deepest nesting of [ and { outside strings (what the page counts the same way)."""
+    depth = deepest = 0
+    inside = escaped = False
+    for ch in text:
+        if inside:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                inside = False
+        elif ch == '"':
+            inside = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
 
 
 def rules_of(record) -> tuple[Rules, int]:
@@ -115,16 +178,20 @@ def rules_of(record) -> tuple[Rules, int]:
     if reading not in PRESETS:
         raise RecordError(f"\"rules\" must be one of {', '.join(PRESETS)}, not {show(reading)}")
     players = record.get("players")
-    if not _int(players) or not 2 <= players <= 4:
+    if not _int(players) or not 2 <= _whole(players) <= 4:
         raise RecordError(f"\"players\" must be 2, 3 or 4, not {show(players)}")
     target = record.get("target", PAGE_TARGET)
-    if not _int(target, 1):
+    if not _int(target, 1) or not isinstance(_whole(target), int):
         raise RecordError(f"\"target\" must be a whole number of at least 1, not {show(target)}")
+    players, target = _whole(players), _whole(target)
     you = record.get("you")
     if not _int(you) or you >= players:
         raise RecordError(f"\"you\" must be a seat from 0 to {players - 1}, not {show(you)}")
     if not isinstance(record.get("events"), list):
         raise RecordError("\"events\" must be a list")
+    if len(record["events"]) > MAX_EVENTS:
+        raise RecordError(f"a game record holds at most {MAX_EVENTS:,} events, not {len(record['events']):,}")
+    you = _whole(you)
     return preset(reading, players=players, target=target), you
 
 
@@ -161,7 +228,7 @@ def replay(record) -> Replay:
         kind, value = kinds[0], ev[kinds[0]]
         if phase == "over":
             raise RecordError(f"{where}: the game is already over (seat {winner} reached {G})")
-        if not _int(ev.get("seat")) or ev["seat"] != seat:
+        if not _int(ev.get("seat")) or _whole(ev["seat"]) != seat:
             raise RecordError(f"{where}: seat {show(ev.get('seat'))} is not the player to move (seat {seat} is)")
         expect = {"start": "a roll or a banked turn", "roll": "a roll", "decide": "a choice",
                   "nuts": "the acorns of the Go Nuts! round"}[phase]
@@ -172,14 +239,14 @@ def replay(record) -> Replay:
                 raise RecordError(f"{where}: your own turns are entered roll by roll, not as a banked total")
             if not _int(value):
                 raise RecordError(f"{where}: banked points must be a whole number of 0 or more, not {show(value)}")
-            end_turn(value)
+            end_turn(_whole(value))
         elif kind == "roll":
             if phase not in ("start", "roll"):
                 raise RecordError(f"{where}: expected {expect}, not a roll")
             if not (isinstance(value, list) and len(value) == 3 and all(_int(x) for x in value)):
                 raise RecordError(f"{where}: a roll is [acorns, squirrels, cars], three whole numbers of 0 "
                                   f"or more, not {show(value)}")
-            a, s, c = value
+            a, s, c = (_whole(x) for x in value)
             if a + s + c != n:
                 raise RecordError(f"{where}: {a}+{s}+{c} = {a + s + c} dice, but {n} "
                                   f"{'die is' if n == 1 else 'dice are'} live")
@@ -211,7 +278,7 @@ def replay(record) -> Replay:
             if not _int(value):
                 raise RecordError(f"{where}: the acorns of a Go Nuts! round are a whole number of 0 or more, "
                                   f"not {show(value)}")
-            end_turn(value + (0 if rules.nuts_costs_turn else t))
+            end_turn(_whole(value) + (0 if rules.nuts_costs_turn else t))
     return Replay(rules, you, tuple(scores), winner, tuple(by_seat[you]), len(record["events"]), seat, t, n, phase,
                   nuts_dice, tuple(tuple(d) for d in by_seat), record.get("mode"))
 

@@ -24,7 +24,7 @@ from solver.game.rules import N_DICE, preset
 from solver.lab.policies import maxpoints
 from solver.play import icons, pagedata
 from solver.play.explain import nuts_means
-from solver.play.record import FORMAT, VERSION
+from solver.play.record import FORMAT, MAX_DEPTH, MAX_EVENTS, MAX_RECORD_BYTES, PAGE_TARGET, VERSION
 
 ASSETS = Path(__file__).resolve().parent / "web"
 PLAYERS = (2, 3, 4)
@@ -129,7 +129,8 @@ def page_data(tables, place=None) -> dict:
     if len(targets) != 1:
         raise GonutsError(f"one page plays one target, not {sorted(targets)}")
     return {"package_version": __version__, "readings": {r: reading_data(r) for r in READINGS},
-            "record": {"format": FORMAT, "version": VERSION, "target": targets.pop()},
+            "record": {"format": FORMAT, "version": VERSION, "target": targets.pop(), "default_target": PAGE_TARGET,
+                       "max_bytes": MAX_RECORD_BYTES, "max_depth": MAX_DEPTH, "max_events": MAX_EVENTS},
             "precision": {str(d["players"]): d["start_win"]["precision"] for d in games.values()},
             "games": games}
 

@@ -71,3 +71,11 @@ test("every roll the data lists sums its dice and its probabilities to 1", () =>
     }
   }
 });
+
+test("record files are read or refused as the fixture says", () => {
+  for (const c of fixture("record_files.json").cases) {
+    const bytes = new Uint8Array(Buffer.from(c.bytes, "base64"));
+    const got = refusal(() => core.recordFromBytes(bytes, "game.json"));
+    assert.equal(got, c.error === undefined ? null : c.error, c.name);
+  }
+});

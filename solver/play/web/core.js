@@ -544,15 +544,18 @@
     if (record.rules !== "rulebook" && record.rules !== "summary") fail(`"rules" must be one of rulebook, summary, not ${show(record.rules)}`);
     const N = record.players;
     if (!isWhole(N) || N < 2 || N > 4) fail(`"players" must be 2, 3 or 4, not ${show(N)}`);
-    const G = record.target === undefined ? data.record.target : record.target;
+    const G = record.target === undefined ? data.record.default_target : record.target;
     if (!isWhole(G, 1)) fail(`"target" must be a whole number of at least 1, not ${show(G)}`);
     if (!isWhole(record.you) || record.you >= N) fail(`"you" must be a seat from 0 to ${N - 1}, not ${show(record.you)}`);
     if (!Array.isArray(record.events)) fail('"events" must be a list');
+    const most = data.record.max_events;
+    if (record.events.length > most) fail(`a game record holds at most ${most.toLocaleString("en")} events, not ${record.events.length.toLocaleString("en")}`);
     return { N, G };
   }
 
   function newState(N) {
-    return { scores: new Array(N).fill(0), seat: 0, t: 0, n: N_DICE, phase: "start", winner: null, decisions: [], last: null,
+    return { scores: new Array(N).fill(0), seat: 0, t: 0, n: N_DICE, phase: "start", winner: null, last: null,
+             bySeat: Array.from({ length: N }, () => []),
              nutsDice: null };
   }
 
@@ -578,7 +581,7 @@
     };
     if (kind === "banked") {
       if (st.phase !== "start") fail(`${where}: a banked turn must replace a whole turn; expected ${expect}`);
-      if (st.seat === you) fail(`${where}: your own turns are entered roll by roll, not as a banked total`);
+      if (st.seat === you && !ctx.table) fail(`${where}: your own turns are entered roll by roll, not as a banked total`);
       if (!isWhole(value)) fail(`${where}: banked points must be a whole number of 0 or more, not ${show(value)}`);
       endTurn(value);
     } else if (kind === "roll") {
@@ -600,11 +603,9 @@
     } else if (kind === "choice") {
       if (st.phase !== "decide") fail(`${where}: expected ${expect}, not a choice`);
       if (value !== "roll" && value !== "stop") fail(`${where}: a choice is "roll" or "stop", not ${show(value)}`);
-      if (st.seat === you) {
-        const frame = [];
-        for (let k = 0; k < N; k++) frame.push(st.scores[(you + k) % N]);
-        st.decisions.push({ event: i, scores: frame, turn: st.t, dice: st.n, taken: value });
-      }
+      const frame = [];
+      for (let k = 0; k < N; k++) frame.push(st.scores[(st.seat + k) % N]);
+      st.bySeat[st.seat].push({ event: i, scores: frame, turn: st.t, dice: st.n, taken: value });
       if (value === "stop") endTurn(st.t); else st.phase = "roll";
     } else {
       if (st.phase !== "nuts") fail(`${where}: expected ${expect}, not a Go Nuts! round`);
@@ -614,11 +615,10 @@
     return st;
   }
 
+  /* A record's setup. The rules come from the data of its reading; no table is needed to replay it. */
   function context(record) {
     const { N, G } = header(record);
-    const name = record.rules;
-    const g = data.games[gameKey(N, name)] ? game(N, name) : null;
-    return { N, G, reading: reading(name), you: record.you, g };
+    return { N, G, reading: reading(record.rules), you: record.you, table: record.mode === "table" };
   }
 
   /* The state after every event of the record; throws on the first impossible one. */
@@ -626,7 +626,38 @@
     const ctx = context(record);
     const st = newState(ctx.N);
     record.events.forEach((ev, i) => apply(st, ev, i, ctx));
-    return Object.assign(st, { events: record.events.length });
+    return Object.assign(st, { events: record.events.length, decisions: st.bySeat[ctx.you] });
+  }
+
+  /* A record file's bytes -> its JSON, by the rules of solver/play/record.py parse_bytes (tests/fixtures/
+   * record_files.json): UTF-8 with or without a byte-order mark, anything else refused by name; bounded
+   * size and nesting. */
+  const BOMS = [[[0xFF, 0xFE, 0, 0], "UTF-32 (little-endian)"], [[0, 0, 0xFE, 0xFF], "UTF-32 (big-endian)"],
+                [[0xFF, 0xFE], "UTF-16 (little-endian)"], [[0xFE, 0xFF], "UTF-16 (big-endian)"]];
+  function nesting(text) {
+    let depth = 0, deepest = 0, inside = false, escaped = false;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i];
+      if (inside) {
+        if (escaped) escaped = false;
+        else if (ch === "\\") escaped = true;
+        else if (ch === '"') inside = false;
+      } else if (ch === '"') inside = true;
+      else if (ch === "[" || ch === "{") { depth++; if (depth > deepest) deepest = depth; }
+      else if (ch === "]" || ch === "}") depth--;
+    }
+    return deepest;
+  }
+  function recordFromBytes(bytes, name) {
+    const R = data.record;
+    if (bytes.length > R.max_bytes) fail(`${name} is ${bytes.length.toLocaleString("en")} bytes; a game record is at most ${R.max_bytes.toLocaleString("en")}`);
+    for (const [bom, encoding] of BOMS) {
+      if (bom.every((b, i) => bytes[i] === b)) fail(`${name} is ${encoding} text, not UTF-8: save it as UTF-8`);
+    }
+    let text;
+    try { text = new TextDecoder("utf-8", { fatal: true }).decode(bytes); } catch (e) { fail(`${name} is not UTF-8 text`); }
+    if (nesting(text) > R.max_depth) fail(`${name} nests deeper than ${R.max_depth} levels; a game record needs 4`);
+    try { return JSON.parse(text); } catch (e) { fail(`${name} is not JSON`); }
   }
 
   /* Where a record leaves the game, in the form of solver/play/record.py's Replay.state(). */
@@ -643,30 +674,40 @@
     catch (e) { if (e instanceof GonutsInputError) return e.message.replace(/^event \d+: /, ""); throw e; }
   }
 
-  /* Every decision of seat `you`, against the optimal one: the numbers of `gonuts-solve review --json`. */
-  function review(record) {
+  /* Every decision of one seat (default: the record's `you`) against the optimal one: the numbers of
+   * `gonuts-solve review --seat K --json`. The record's game must be loaded. */
+  function review(record, seat) {
     const ctx = context(record);
-    if (!ctx.g || ctx.G !== ctx.g.target) fail(`this page has no table for ${ctx.N} players, ${record.rules}, target ${ctx.G}`);
+    const g = data.games[gameKey(ctx.N, record.rules)] ? game(ctx.N, record.rules) : null;
+    if (!g || ctx.G !== g.target) fail(`this page has no table for ${ctx.N} players, ${record.rules}, target ${ctx.G}`);
     const st = replay(record);
-    const decisions = st.decisions.map((d) => {
-      const a = adviseIn(ctx.g, d.scores, d.turn, d.dice);
+    const who = seat === undefined ? record.you : seat;
+    if (!Number.isInteger(who) || who < 0 || who >= ctx.N) fail(`seat ${show(who)} does not exist with ${ctx.N} players (0 to ${ctx.N - 1})`);
+    const memo = new Map();      // one backup per score state: a turn's decisions share it
+    const valuesAt = (scores) => {
+      const key = scores.join(",");
+      if (!memo.has(key)) { if (memo.size > 256) memo.clear(); memo.set(key, values(g, scores)); }
+      return memo.get(key);
+    };
+    const decisions = st.bySeat[who].map((d) => {
+      const a = d.scores[0] + d.turn >= g.target ? adviseIn(g, d.scores, d.turn, d.dice) : adviseIn(g, d.scores, d.turn, d.dice, valuesAt(d.scores));
       const best = Math.max(a.win_if_roll, a.win_if_stop);
       const took = d.taken === "roll" ? a.win_if_roll : a.win_if_stop;
       return { event: d.event, scores: d.scores, turn: d.turn, dice: d.dice, taken: d.taken, optimal: a.action,
                win_if_roll: a.win_if_roll, win_if_stop: a.win_if_stop, loss_points: 100 * (best - took) };
     });
     const ranked = decisions.slice().sort((x, y) => (y.loss_points - x.loss_points) || (x.event - y.event));
-    return { rules: record.rules, players: ctx.N, target: ctx.G, you: record.you, scores: st.scores,
+    return { rules: record.rules, players: ctx.N, target: ctx.G, you: record.you, seat: who, scores: st.scores,
              winner: st.winner, events: st.events, decisions,
              total_loss_points: decisions.reduce((acc, d) => acc + d.loss_points, 0),
              costliest: ranked.slice(0, 3).filter((d) => d.loss_points > 0).map((d) => d.event) };
   }
 
   return {
-    N_DICE, FORMAT, VERSION, GonutsInputError,
+    N_DICE, FORMAT, VERSION, GonutsInputError, show,
     games: () => Object.keys(data.games).sort(),
     game, load, loaded, reading, values, advise, adviseIn, explain, explainIn, stateValue, policy, policyName, readPolicy,
     rng, rollDice, nutsRound,
-    replay, replayState, check, review, newState, apply,
+    replay, replayState, check, review, newState, apply, recordFromBytes,
   };
 }));

@@ -107,7 +107,7 @@
   }
 
   // -- tabs and the URL fragment -------------------------------------------------------------
-  const TABS = ["advise", "play", "coach", "review"];
+  const TABS = ["advise", "play", "coach", "table", "review"];
   function showTab(name, focus) {
     for (const t of TABS) {
       const on = t === name;
@@ -125,14 +125,28 @@
       if (step) { const next = TABS[(i + step + TABS.length) % TABS.length]; showTab(next, true); setFragment(next); }
     });
   });
+  /* The address after #: a tab and key=value pairs. One that cannot be read is reported in one line, and
+   * the page opens as if it had no address. */
   function parseFragment() {
     const parts = location.hash.replace(/^#/, "").split("&").filter(Boolean);
     const out = { tab: TABS.includes(parts[0]) ? parts[0] : null, params: {} };
-    for (const p of parts.slice(out.tab ? 1 : 0)) {
-      const i = p.indexOf("=");
-      if (i > 0) out.params[decodeURIComponent(p.slice(0, i))] = decodeURIComponent(p.slice(i + 1));
+    try {
+      for (const p of parts.slice(out.tab ? 1 : 0)) {
+        const i = p.indexOf("=");
+        if (i > 0) out.params[decodeURIComponent(p.slice(0, i))] = decodeURIComponent(p.slice(i + 1));
+        else throw new Error(`"${p.slice(0, 40)}" is not key=value`);
+      }
+    } catch (e) {
+      notice(`The address after # cannot be read (${e instanceof URIError ? "a malformed % sequence" : e.message}); opening without it.`);
+      return { tab: null, params: {} };
     }
     return out;
+  }
+  function notice(msg) { const box = $("notice"); box.textContent = msg; box.hidden = !msg; }
+  /* A number in the address: plain digits only (not 0x2, 2.0 or " 2"). */
+  function addressNumber(text, what) {
+    if (!/^[0-9]{1,10}$/.test(String(text))) throw new core.GonutsInputError(`${what} in the address must be plain digits, not ${core.show(String(text))}`);
+    return Number(text);
   }
   function setFragment(tab, params) {
     const rest = Object.entries(params || {}).map(([k, v]) => `${k}=${encodeURIComponent(v)}`);
@@ -488,11 +502,11 @@
     } catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("play-error"), err.message); }
   });
   function playFromFragment(params) {
-    const n = Number(params.players || 2);
+    const n = params.players === undefined ? 2 : addressNumber(params.players, "players");
     if (!PLAYERS.includes(n)) throw new core.GonutsInputError(`this page plays ${PLAYERS.join(" or ")} players, not ${params.players}`);
     const rules = params.rules || "rulebook";
     if (!readingsFor(n).includes(rules)) throw new core.GonutsInputError(`this page has no ${n}-player ${rules} table`);
-    const seat = params.seat === undefined ? 0 : wholeNumber(params.seat, "The seat");
+    const seat = params.seat === undefined ? 0 : addressNumber(params.seat, "seat");
     if (seat >= n) throw new core.GonutsInputError(`seat ${seat} does not exist with ${n} players (0 to ${n - 1})`);
     const specs = (params.opp || "").split(",").filter(Boolean);
     const opponents = {};
@@ -503,9 +517,19 @@
       core.policy(spec, { players: n, rules });
       opponents[String(i)] = spec; j++;
     }
-    const seed = wholeNumber(params.seed, "The seed");
+    const seed = addressNumber(params.seed, "seed");
     if (seed > 4294967295) throw new core.GonutsInputError("The seed must be below 4294967296");
     return { players: n, rules, seat, opponents, seed, fast: params.fast === "1" };
+  }
+  /* A saved play game this page can go on with: its table, its target, a policy for every computer seat. */
+  function playable(r) {
+    const to = r.target === undefined ? data.record.default_target : r.target;
+    if (to !== TARGET) throw new core.GonutsInputError(`it is a game to ${to}, and this page plays to ${TARGET}`);
+    if (!core.games().includes(`${r.players}-${r.rules}`)) throw new core.GonutsInputError(`this page has no ${r.players}-player ${r.rules} table`);
+    if (r.opponents === null || typeof r.opponents !== "object") throw new core.GonutsInputError("it names no computer players");
+    for (let i = 0; i < r.players; i++) {
+      if (i !== r.you) core.policy(r.opponents[String(i)], { players: r.players, rules: r.rules });
+    }
   }
   function sameGame(a, b) {
     return a && b && a.seed === b.seed && a.players === b.players && a.rules === b.rules && a.you === b.seat &&
@@ -516,6 +540,9 @@
     let saved = null, unreadable = false;
     try { saved = text === null ? null : JSON.parse(text); } catch (e) { unreadable = true; keepAside("play", PLAY_KEY, text, "it is not JSON"); }
     let cfg = null;
+    if (frag.tab === "play" && Object.keys(frag.params).length && frag.params.seed === undefined) {
+      showError($("play-error"), "This play address has no seed (#play&seed=42&...): it starts no game.");
+    }
     if (frag.tab === "play" && frag.params.seed !== undefined) {
       try { cfg = playFromFragment(frag.params); await ready(cfg.players, cfg.rules); }
       catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("play-error"), err.message); cfg = null; }
@@ -527,6 +554,7 @@
     if (saved && saved.record) {
       try {
         core.replay(saved.record);
+        playable(saved.record);
         if (!cfg || sameGame(saved.record, cfg)) {
           await ready(saved.record.players, saved.record.rules);
           play.record = saved.record; play.rng = core.rng(0); play.rng.state = saved.rng;
@@ -566,15 +594,27 @@
     $("coach-new").open = false;
     drawCoach();
   });
-  function coachPush(ev) {
-    const msg = core.check(coach.record, ev);
-    if (msg) { showError($("coach-error"), msg); return false; }
-    coach.record.events.push(ev);
-    store.set(COACH_KEY, coach.record);
-    showError($("coach-error"), "");
-    drawCoach();
+  /* An entered event of a game kept by hand (coach, table): refused with the rules' message, or saved and drawn. */
+  function pushEntered(game, ev) {
+    const msg = core.check(game.state.record, ev);
+    if (msg) { showError($(`${game.mode}-error`), msg); return false; }
+    game.state.record.events.push(ev);
+    store.set(game.key, game.state.record);
+    showError($(`${game.mode}-error`), "");
+    game.draw();
     return true;
   }
+  function undoEntered(game) {
+    const r = game.state.record;
+    if (!r || !r.events.length) return;
+    r.events.pop();
+    store.set(game.key, r);
+    showError($(`${game.mode}-error`), "");
+    $(`${game.mode}-new`).open = false;
+    game.draw();
+  }
+  const COACH = { mode: "coach", key: COACH_KEY, state: coach, draw: () => drawCoach() };
+  const coachPush = (ev) => pushEntered(COACH, ev);
   function coachEntry(fn) {
     return (e) => {
       if (e) e.preventDefault();
@@ -596,14 +636,7 @@
   }));
   $("coach-do-roll").addEventListener("click", coachEntry(() => coachPush({ seat: coach.record.you, choice: "roll" })));
   $("coach-do-stop").addEventListener("click", coachEntry(() => coachPush({ seat: coach.record.you, choice: "stop" })));
-  $("coach-undo").addEventListener("click", () => {
-    if (!coach.record || !coach.record.events.length) return;
-    coach.record.events.pop();
-    store.set(COACH_KEY, coach.record);
-    showError($("coach-error"), "");
-    $("coach-new").open = false;
-    drawCoach();
-  });
+  $("coach-undo").addEventListener("click", () => undoEntered(COACH));
   function drawCoach() {
     const r = coach.record;
     $("coach-game").hidden = !r;
@@ -637,35 +670,210 @@
     drawLog($("coach-log"), r, names);
   }
 
+  // -- Table: a whole table's game on one phone ----------------------------------------------------
+  const table = { record: null, nuts: 0 };
+  const TABLE_KEY = "gonuts.table.v1";
+  const NAME_MAX = 20;
+  function tableSetupChanged() {
+    const n = Number($("table-players").value);
+    fillSelect($("table-rules"), readingsFor(n).map((r) => [r, r]), $("table-rules").value);
+    const old = [...$("table-names").querySelectorAll("input[type=text]")].map((i) => i.value);
+    const hints = [...$("table-names").querySelectorAll("input[type=checkbox]")].map((i) => i.checked);
+    $("table-names").replaceChildren(...Array.from({ length: n }, (_, i) => el("div", { class: "row" },
+      el("label", { text: `Player ${i + 1}${i === 0 ? " (moves first)" : ""}` },
+        el("input", { id: `table-name-${i}`, type: "text", maxlength: String(NAME_MAX + 10), autocomplete: "off",
+                      value: old[i] !== undefined ? old[i] : `Player ${i + 1}` })),
+      (() => { const box = el("input", { id: `table-hint-${i}`, type: "checkbox" }); box.checked = hints[i] !== undefined ? hints[i] : true;
+               return el("label", { class: "check" }, box, " advice shown"); })())));
+  }
+  fillSelect($("table-players"), PLAYERS.map((p) => [p, `${p} players`]), PLAYERS.includes(3) ? 3 : PLAYERS[0]);
+  $("table-players").addEventListener("change", tableSetupChanged);
+  tableSetupChanged();
+  function tableSave() { store.set(TABLE_KEY, table.record); }
+  $("table-setup").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const n = Number($("table-players").value), rules = $("table-rules").value;
+    const names = [], hints = [];
+    try {
+      for (let i = 0; i < n; i++) {
+        const name = $(`table-name-${i}`).value.trim();
+        if (!name) throw new core.GonutsInputError(`Player ${i + 1} needs a name`);
+        if (Array.from(name).length > NAME_MAX) throw new core.GonutsInputError(`Player ${i + 1}'s name is longer than ${NAME_MAX} characters`);
+        if (names.includes(name)) throw new core.GonutsInputError(`Two players are called ${name}: give each a name of their own`);
+        names.push(name); hints.push($(`table-hint-${i}`).checked);
+      }
+      await ready(n, rules);
+    } catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("table-setup-error"), err.message); return; }
+    showError($("table-setup-error"), "");
+    table.record = newRecord("table", { players: n, rules, seat: 0 }, { names, hints });
+    table.nuts = 0;
+    tableSave();
+    $("table-new").open = false;
+    drawTable();
+  });
+  const TABLE = { mode: "table", key: TABLE_KEY, state: table, draw: () => drawTable() };
+  const tablePush = (ev) => pushEntered(TABLE, ev);
+  function faceCount(f, k) {
+    const d = el("span", {}, String(k));
+    const icon = el("span", { "aria-hidden": "true" });
+    icon.innerHTML = FACE_SVG[f];
+    d.append(icon);
+    return d;
+  }
+  function drawTable() {
+    const r = table.record;
+    $("table-game").hidden = !r;
+    if (!r) return;
+    const st = core.replay(r), names = r.names, N = r.players;
+    $("table-pad").replaceChildren(...names.map((name, i) => {
+      const active = i === st.seat && st.phase !== "over";
+      const hint = el("button", { type: "button", class: "hint", id: `table-hint-toggle-${i}`, "aria-pressed": String(!!r.hints[i]),
+                                  text: r.hints[i] ? "Advice: on" : "Advice: off" });
+      hint.addEventListener("click", () => { r.hints[i] = !r.hints[i]; tableSave(); drawTable(); });
+      const now = active && st.phase !== "start" ? `${st.t} turn point${st.t === 1 ? "" : "s"} \u00b7 ${st.n} ${st.n === 1 ? "die" : "dice"}` : "";
+      return el("div", { class: `card${active ? " active" : ""}`, "data-seat": String(i) },
+        el("div", { class: "name", text: name }), el("div", { class: "score", text: String(st.scores[i]) }),
+        el("div", { class: "now", text: now }), hint);
+    }));
+    const who = st.phase === "over" ? names[st.winner] : names[st.seat];
+    $("table-turn").textContent = st.phase === "over" ? `${who} reached ${r.target} and won!`
+      : st.phase === "start" ? `${who}: roll all 5 dice and tap what they show.`
+      : st.phase === "roll" ? `${who}: roll the ${st.n} live ${st.n === 1 ? "die" : "dice"}.`
+      : st.phase === "nuts" ? `${who}: Go Nuts! Throw ${st.nutsDice} ${st.nutsDice === 1 ? "die" : "dice"} until everyone else rolls a dog.`
+      : `${who}: ${st.t} turn points, ${st.n} ${st.n === 1 ? "die" : "dice"} live. Roll or stop?`;
+    const rolling = st.phase === "start" || st.phase === "roll";
+    $("table-rolls").hidden = !rolling;
+    if (rolling) {
+      const buttons = [];
+      for (let a = st.n; a >= 0; a--) {
+        for (let sq = st.n - a; sq >= 0; sq--) {
+          const c = st.n - a - sq;
+          const b = el("button", { type: "button", "data-roll": `${a}-${sq}-${c}`,
+                                   "aria-label": `${a} acorn${a === 1 ? "" : "s"}, ${sq} squirrel${sq === 1 ? "" : "s"}, ${c} car${c === 1 ? "" : "s"}` },
+            el("span", { class: "faces" }, faceCount(0, a), " ", faceCount(1, sq)), el("span", { class: "cars", text: `${c} car${c === 1 ? "" : "s"}` }));
+          b.addEventListener("click", () => tablePush({ seat: st.seat, roll: [a, sq, c] }));
+          buttons.push(b);
+        }
+      }
+      $("table-rolls").replaceChildren(...buttons);
+    }
+    $("table-decide").hidden = st.phase !== "decide";
+    $("table-nuts").hidden = st.phase !== "nuts";
+    if (st.phase !== "nuts") table.nuts = 0;
+    $("table-nuts-n").textContent = String(table.nuts);
+    $("table-bank").hidden = st.phase !== "start";
+    const showAdvice = st.phase === "decide" && r.hints[st.seat];
+    $("table-advice").hidden = !showAdvice;
+    if (showAdvice) {
+      const g = core.game(r.players, r.rules), frame = frameOf(st, N);
+      const a = core.adviseIn(g, frame, st.t, st.n);
+      const labels = Array.from({ length: N }, (_, k) => names[(st.seat + k) % N]);
+      drawAdvice($("table-advice"), a, labels, a.reason === "optimal" ? whyText(a, core.explainIn(g, frame, st.t, st.n), r.rules) : null);
+    }
+    $("table-undo").disabled = r.events.length === 0;
+    drawTableOver(r, st);
+    drawLog($("table-log"), r, names);
+  }
+  function drawTableOver(r, st) {
+    const over = $("table-over");
+    over.hidden = st.phase !== "over";
+    if (st.phase !== "over") return;
+    const rows = [el("p", { class: "total", text: `${r.names[st.winner]} wins, ${st.scores.join(" \u2013 ")}.` })];
+    for (let k = 0; k < r.players; k++) {
+      const rv = core.review(r, k);
+      rows.push(el("p", { class: "seat-review", "data-seat": String(k), "data-loss": String(rv.total_loss_points),
+        text: rv.decisions.length
+          ? `${r.names[k]}: ${rv.decisions.length} decision${rv.decisions.length === 1 ? "" : "s"}, ${pts(rv.total_loss_points)} of win probability given up.`
+          : `${r.names[k]}: no decisions to review (turns entered as banked totals).` }));
+    }
+    const button = el("button", { id: "table-to-review", class: "primary", type: "button", text: "Review every player" });
+    button.addEventListener("click", () => { $("rev-source").value = "table"; showTab("review"); setFragment("review"); });
+    over.replaceChildren(...rows, button);
+  }
+  $("table-roll").addEventListener("click", () => { const st = core.replay(table.record); tablePush({ seat: st.seat, choice: "roll" }); });
+  $("table-stop").addEventListener("click", () => { const st = core.replay(table.record); tablePush({ seat: st.seat, choice: "stop" }); });
+  const nutsStep = (d) => () => { table.nuts = Math.max(0, table.nuts + d); $("table-nuts-n").textContent = String(table.nuts); };
+  $("table-nuts-minus").addEventListener("click", nutsStep(-1));
+  $("table-nuts-plus").addEventListener("click", nutsStep(1));
+  $("table-nuts-five").addEventListener("click", nutsStep(5));
+  $("table-nuts-done").addEventListener("click", () => {
+    const st = core.replay(table.record);
+    if (tablePush({ seat: st.seat, nuts: table.nuts })) table.nuts = 0;
+  });
+  $("table-bank").addEventListener("submit", (e) => {
+    e.preventDefault();
+    try {
+      const st = core.replay(table.record);
+      if (tablePush({ seat: st.seat, banked: wholeNumber($("table-bank-n").value, "Points banked") })) $("table-bank-n").value = "0";
+    } catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("table-error"), err.message); }
+  });
+  $("table-undo").addEventListener("click", () => undoEntered(TABLE));
+  async function restoreTable() {
+    const text = raw(TABLE_KEY);
+    if (text === null) { showKept("table", TABLE_KEY); return; }
+    try {
+      const saved = JSON.parse(text);
+      core.replay(saved);
+      const to = saved.target === undefined ? data.record.default_target : saved.target;
+      if (to !== TARGET) throw new core.GonutsInputError(`it is a game to ${to}, and this page plays to ${TARGET}`);
+      if (!Array.isArray(saved.names) || saved.names.length !== saved.players || !Array.isArray(saved.hints) ||
+          !saved.names.every((x) => typeof x === "string")) {
+        throw new core.GonutsInputError("it has no names for its players");
+      }
+      await ready(saved.players, saved.rules);
+      table.record = saved; $("table-new").open = false; drawTable();
+      showKept("table", TABLE_KEY);
+    } catch (err) {
+      keepAside("table", TABLE_KEY, text, err instanceof SyntaxError ? "it is not JSON" : err.message);
+    }
+  }
+
   // -- Review --------------------------------------------------------------------------------------
-  const rev = { file: null };
+  const rev = { file: null, fileError: null };
   function reviewRecord() {
     const src = $("rev-source").value;
     if (src === "play") return play.record;
     if (src === "coach") return coach.record;
+    if (src === "table") return table.record;
     return rev.file;
   }
   async function renderReview() {
     const out = $("rev-out"), err = $("rev-error");
     $("rev-file-label").hidden = $("rev-source").value !== "file";
+    const pick = reviewRecord();
+    const seats = pick && typeof pick === "object" && Number.isInteger(pick.players) && pick.players >= 2 && pick.players <= 4 ? pick.players : 0;
+    $("rev-seat-label").hidden = seats === 0;
+    if (seats) {
+      const label = (k) => (Array.isArray(pick.names) && typeof pick.names[k] === "string" ? pick.names[k] : `Seat ${k + 1}`);
+      const keep = $("rev-seat").dataset.for === JSON.stringify([pick.players, pick.you]) ? $("rev-seat").value : String(pick.you);
+      fillSelect($("rev-seat"), Array.from({ length: seats }, (_, k) => [k, label(k)]), keep);
+      $("rev-seat").dataset.for = JSON.stringify([pick.players, pick.you]);
+    }
     out.replaceChildren();
     showError(err, "");
-    const record = reviewRecord();
+    if ($("rev-source").value === "file" && rev.fileError) { showError(err, rev.fileError); $("rev-export").disabled = true; return; }
+    const record = reviewRecord() === "null" ? null : reviewRecord();
     $("rev-export").disabled = !record;
-    if (!record) { out.append(el("p", { text: "No game to review yet: play one, coach one, or open a record file." })); return; }
+    if (!record) {
+      if ($("rev-source").value === "file" && reviewRecord() === "null") { showError(err, "a game record must be a JSON object"); return; }
+      out.append(el("p", { text: "No game to review yet: play one, coach one, or open a record file." })); return;
+    }
     let rv;
     try {
       if (record && typeof record === "object" && core.games().includes(`${record.players}-${record.rules}`)) {
         await ready(record.players, record.rules);
       }
-      rv = core.review(record);
+      rv = core.review(record, $("rev-seat-label").hidden ? undefined : Number($("rev-seat").value));
     } catch (e) {
       if (!(e instanceof core.GonutsInputError)) throw e;
       showError(err, e.message); $("rev-export").disabled = true; return;
     }
+    const name = (k) => (Array.isArray(record.names) && typeof record.names[k] === "string" ? record.names[k] : `Seat ${k + 1}`);
+    const mine = rv.seat === rv.you && record.mode !== "table";
     const status = rv.winner === null ? `Game in progress: ${rv.scores.join(" \u2013 ")}.`
-      : `${rv.winner === rv.you ? "You won" : `Seat ${rv.winner + 1} won`}, ${rv.scores.join(" \u2013 ")}.`;
-    out.append(el("p", { text: `${status} ${rv.players} players, ${rv.rules} reading, you at seat ${rv.you + 1}.` }));
+      : `${rv.winner === rv.seat && mine ? "You won" : `${name(rv.winner)} won`}, ${rv.scores.join(" \u2013 ")}.`;
+    out.append(el("p", { text: `${status} ${rv.players} players, ${rv.rules} reading, ${mine ? `you at seat ${rv.you + 1}` : `${name(rv.seat)} (seat ${rv.seat + 1}) reviewed`}.` }));
+    if (!rv.decisions.length) { out.append(el("p", { id: "rev-none", text: `${mine ? "You have" : `${name(rv.seat)} has`} no decisions to review in this game (turns entered as banked totals, or none decided yet).` })); }
     out.append(el("p", { class: "total", id: "rev-total", "data-value": String(rv.total_loss_points),
       text: `${rv.decisions.length} decision${rv.decisions.length === 1 ? "" : "s"}; total given up: ${pts(rv.total_loss_points)} of win probability` }));
     if (rv.costliest.length) {
@@ -685,15 +893,20 @@
     }
   }
   $("rev-source").addEventListener("change", renderReview);
+  $("rev-seat").addEventListener("change", renderReview);
   $("rev-file").addEventListener("change", () => {
     const f = $("rev-file").files[0];
     if (!f) return;
     const reader = new FileReader();
     reader.onload = () => {
-      try { rev.file = JSON.parse(reader.result); } catch (e) { rev.file = null; showError($("rev-error"), `${f.name} is not JSON: ${e.message}`); return; }
+      rev.file = null; rev.fileError = null;
+      try { rev.file = core.recordFromBytes(new Uint8Array(reader.result), f.name); if (rev.file === null) rev.file = "null"; }
+      catch (e) { if (!(e instanceof core.GonutsInputError)) throw e; rev.fileError = e.message; }
       renderReview();
     };
-    reader.readAsText(f);
+    reader.onerror = () => { rev.file = null; rev.fileError = `${f.name} cannot be read`; renderReview(); };
+    if (f.size > data.record.max_bytes) { rev.file = null; rev.fileError = `${f.name} is ${f.size.toLocaleString("en")} bytes; a game record is at most ${data.record.max_bytes.toLocaleString("en")}`; renderReview(); return; }
+    reader.readAsArrayBuffer(f);
   });
   $("rev-export").addEventListener("click", () => {
     const record = reviewRecord();
@@ -702,35 +915,6 @@
     const a = el("a", { href: URL.createObjectURL(blob), download: `gonuts-${record.mode || "game"}-${record.seed !== undefined ? record.seed : Date.now()}.json` });
     document.body.append(a); a.click(); a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-  });
-
-  // -- start -------------------------------------------------------------------------------------
-  const frag = parseFragment();
-  async function restoreCoach() {
-    const text = raw(COACH_KEY);
-    if (text === null) { showKept("coach", COACH_KEY); return; }
-    try {
-      const saved = JSON.parse(text);
-      core.replay(saved);
-      await ready(saved.players, saved.rules);
-      coach.record = saved; $("coach-new").open = false; drawCoach();
-      showKept("coach", COACH_KEY);
-    } catch (err) {
-      keepAside("coach", COACH_KEY, text, err instanceof SyntaxError ? "it is not JSON" : err.message);
-    }
-  }
-  restoreCoach();
-  showKept("play", PLAY_KEY);
-  restorePlay(frag);
-  showTab(frag.tab || "advise");
-  if (data.site && "serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
-    navigator.serviceWorker.register("sw.js").catch(() => { /* no worker (a private window): online only */ });
-  }
-  window.addEventListener("hashchange", () => {
-    const f = parseFragment();
-    showError($("play-error"), "");
-    if (f.tab === "play") restorePlay(f);
-    showTab(f.tab || "advise");
   });
 
   window.gonuts = Object.freeze({
@@ -743,7 +927,42 @@
     policy: core.policyName,
     load: (players, rules) => core.load(players, rules === undefined ? "rulebook" : rules, fetchBytes).then(() => true),
     loaded: core.loaded,
-    record: (mode) => JSON.parse(JSON.stringify(mode === "coach" ? coach.record : play.record)),
+    record: (mode) => JSON.parse(JSON.stringify(mode === "coach" ? coach.record : mode === "table" ? table.record : play.record)),
     core,
   });
+
+  // -- start -------------------------------------------------------------------------------------
+  const frag = parseFragment();
+  async function restoreCoach() {
+    const text = raw(COACH_KEY);
+    if (text === null) { showKept("coach", COACH_KEY); return; }
+    try {
+      const saved = JSON.parse(text);
+      core.replay(saved);
+      const to = saved.target === undefined ? data.record.default_target : saved.target;
+      if (to !== TARGET) throw new core.GonutsInputError(`it is a game to ${to}, and this page plays to ${TARGET}`);
+      await ready(saved.players, saved.rules);
+      coach.record = saved; $("coach-new").open = false; drawCoach();
+      showKept("coach", COACH_KEY);
+    } catch (err) {
+      keepAside("coach", COACH_KEY, text, err instanceof SyntaxError ? "it is not JSON" : err.message);
+    }
+  }
+  /* Nothing read at start-up (address, storage) may stop it: every step's failure becomes a message. */
+  const guarded = (box, job) => Promise.resolve().then(job).catch((e) => showError($(box), `Could not restore: ${e && e.message ? e.message : e}`));
+  window.addEventListener("hashchange", () => {
+    const f = parseFragment();
+    showError($("play-error"), "");
+    if (f.tab === "play") guarded("play-error", () => restorePlay(f));
+    showTab(f.tab || "advise");
+  });
+  guarded("coach-error", restoreCoach);
+  guarded("table-error", restoreTable);
+  showKept("play", PLAY_KEY);
+  guarded("play-error", () => restorePlay(frag));
+  showTab(frag.tab || "advise");
+  if (data.site && "serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
+    navigator.serviceWorker.register("sw.js").catch(() => { /* no worker (a private window): online only */ });
+  }
+
 })();
