@@ -25,7 +25,7 @@ def show(value) -> str:
     characters, so that a hostile megabyte never becomes a megabyte of message."""
     import json  # deferred for start-up: only a refusal pays for it
     try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = json.dumps(_as_js(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError, RecursionError):
         text = type(value).__name__
     return text if len(text) <= SHOWN else f"{text[:SHOWN]}... ({len(text)} characters)"
@@ -33,3 +33,19 @@ def show(value) -> str:
 
 class UsageError(GonutsError):
     """A command line that cannot be read: the CLI exits 2 (other refusals exit 1)."""
+
+
+def _as_js(value):
+    """Numbers as JavaScript writes them (the page shows the same): 2.0 as 2, integers past 2^53 as floats
+    (beyond 2^53 the two may still write a number differently; no count is that large)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, float) and value.is_integer() and abs(value) <= 2 ** 53:
+        return int(value)
+    if isinstance(value, int) and abs(value) > 2 ** 53:
+        return float(value)
+    if isinstance(value, list):
+        return [_as_js(x) for x in value]
+    if isinstance(value, dict):
+        return {k: _as_js(v) for k, v in value.items()}
+    return value

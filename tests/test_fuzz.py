@@ -150,3 +150,38 @@ def test_damaged_tables_are_refused(cut, flip, tmp_path_factory):
     p.write_bytes(bytes(data))
     with pytest.raises(TableError):
         tables.load(p)
+
+
+# -- game records from hypothesis: review never fails internally ----------------------------------------
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-3, 60) | st.floats(allow_nan=False, allow_infinity=False)
+                     | st.text(max_size=6),
+                     lambda c: st.lists(c, max_size=4) | st.dictionaries(
+                         st.sampled_from(["seat", "roll", "choice", "nuts", "banked", "x"]), c, max_size=3),
+                     max_leaves=10)
+_event = st.one_of(
+    st.fixed_dictionaries({"seat": st.integers(0, 2), "roll": st.lists(st.integers(0, 5), min_size=3, max_size=3)}),
+    st.fixed_dictionaries({"seat": st.integers(0, 2), "choice": st.sampled_from(["roll", "stop", "hold"])}),
+    st.fixed_dictionaries({"seat": st.integers(0, 2), "nuts": st.integers(-1, 20)}),
+    st.fixed_dictionaries({"seat": st.integers(0, 2), "banked": st.integers(-1, 60) | st.floats(0, 60)}),
+    _json)
+_record = st.fixed_dictionaries({
+    "format": st.just("gonuts-game") | _json, "version": st.just(1) | st.just(1.0) | _json,
+    "rules": st.sampled_from(["rulebook", "summary"]) | _json, "players": st.sampled_from([2, 3]) | _json,
+    "you": st.integers(0, 2) | _json, "mode": st.sampled_from(["play", "coach", "table"]) | _json,
+    "events": st.lists(_event, max_size=25) | _json}) | _json
+
+
+@FUZZ
+@given(record=_record)
+def test_review_of_any_record_is_an_answer_or_one_line(record, tmp_path_factory):
+    """Exit 0 or 1, never 3 (an internal error); a refusal is one line, quoting at most a short value."""
+    from tests.test_cli import run_here
+    path = tmp_path_factory.mktemp("rec") / "game.json"
+    path.write_text(json.dumps(record))
+    p = run_here("review", path, "--json")
+    event("accepted" if p.returncode == 0 else "refused")
+    assert p.returncode in (0, 1), (p.returncode, p.stderr)
+    if p.returncode:
+        lines = p.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("gonuts-solve: error:") and len(lines[0]) < 400

@@ -265,3 +265,25 @@ def test_review_of_a_table_game_by_seat(tmp_path):
     assert "seat 2: no decisions to review in this record" in p.stdout
     p = review("--seat", "2")
     assert p.returncode == 1 and p.stderr.strip() == "gonuts-solve: error: seat 2 does not exist with 2 players (0 to 1)"
+
+
+def test_hostile_record_files_are_one_line_and_never_an_internal_error(tmp_path):
+    """JSON nested 100,000 deep (even under an ignored key), a megabyte string, a file over the size limit."""
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parent.parent
+    base = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "you": 0, "events": []}
+    deep = tmp_path / "deep.json"
+    deep.write_text(json.dumps(base)[:-1] + ', "seed": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    long = tmp_path / "long.json"
+    long.write_text(json.dumps({**base, "events": [{"seat": 0, "roll": "x" * 1_000_000}]}))
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({**base, "seed": "y" * 17_000_000}))
+    want = {deep: f"{deep} nests deeper than 32 levels; a game record needs 4",
+            long: 'event 0: a roll is [acorns, squirrels, cars], three whole numbers of 0 or more, not "'
+                  + "x" * 59 + "... (1000002 characters)",
+            big: f"{big} is {big.stat().st_size:,} bytes; a game record is at most 16,000,000"}
+    for path, message in want.items():
+        p = subprocess.run([sys.executable, "-m", "cli", "review", str(path)], cwd=root, capture_output=True,
+                           text=True, timeout=120)
+        assert p.returncode == 1 and p.stderr.strip() == f"gonuts-solve: error: {message}", p.stderr[:300]

@@ -584,3 +584,93 @@ def test_explain_in_the_page_equals_advise_explain_json(watched, web_cache, monk
     assert page.inner_text("#adv-out .why") == ("Rolling risks your 7 points: 1 in 8 a Go Nuts! round (6.0 acorns on "
                                                 "average), 1 in 216 all cars. With 3 dice here, optimal play stops at "
                                                 "15. Rolling now, this turn adds 8.2 points on average.")
+
+
+# -- issue 19's defects, one test each --------------------------------------------------------------------
+
+GOOD_PLAY = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "target": 50, "you": 0,
+             "mode": "play", "seed": 7, "opponents": {"1": "optimal"}, "events": [{"seat": 0, "roll": [2, 2, 1]}]}
+
+
+def wait_until(page, expr, timeout=10.0):
+    """Poll ``expr`` by evaluate: the page's CSP forbids the eval that a polled wait_for_function needs."""
+    import time
+    end = time.monotonic() + timeout
+    while not page.evaluate(expr):
+        assert time.monotonic() < end, f"timed out waiting for {expr}"
+        time.sleep(0.05)
+
+
+def _stored_then_open(w, key, value, fragment=""):
+    page = w.open()
+    page.evaluate("([k, v]) => { localStorage.clear(); localStorage.setItem(k, v); }", [key, value])
+    page.goto(w.url + fragment)
+    page.reload()                        # a change of the fragment alone does not start the page again
+    wait_until(page, "window.gonuts !== undefined")
+    return page
+
+
+def test_a_malformed_address_is_one_line_and_the_saved_game_survives(watched):
+    w = watched()
+    saved = json.dumps({"record": GOOD_PLAY, "rng": 99, "fast": True})
+    page = _stored_then_open(w, "gonuts.play.v1", saved, "#play&seed=42&%ZZ=1")
+    note = page.inner_text("#notice")
+    assert note.startswith("The address after # cannot be read (a malformed % sequence)") and "\n" not in note
+    wait_until(page, "window.gonuts.record('play') !== null")
+    assert page.evaluate("JSON.parse(localStorage.getItem('gonuts.play.v1')).record.seed") == 7
+    assert page.evaluate("window.gonuts.record('play').seed") == 7                   # restored, not replaced
+    page.evaluate("location.hash = '#coach'")
+    page.wait_for_selector("#panel-coach:not([hidden])")                           # the hashchange listener
+
+
+@pytest.mark.parametrize("change, why", [
+    ({"opponents": None}, "it names no computer players"),
+    ({"opponents": {"1": "sometimes"}}, 'unknown policy "sometimes"'),
+    ({"opponents": {"1": "best"}}, "policy best: best is solved for each game by the command line"),
+    ({"players": 4, "opponents": {"1": "optimal", "2": "optimal", "3": "optimal"}},
+     "this page has no 4-player rulebook table"),
+    ({"target": 30}, "it is a game to 30, and this page plays to 50"),
+])
+def test_a_saved_game_the_page_cannot_play_opens_read_only_and_is_kept(watched, change, why):
+    """Kept aside with its reason, and shown read-only: with numbers when the page has its table, else without."""
+    w = watched()
+    record = {**GOOD_PLAY, **change}
+    page = _stored_then_open(w, "gonuts.play.v1", json.dumps({"record": record, "rng": 1}), "#play")
+    page.wait_for_selector("#play-kept:not([hidden])")
+    assert why in page.inner_text("#play-kept")
+    assert page.is_visible("#play-game") and page.is_disabled("#play-roll") and page.is_disabled("#play-hint")
+    assert page.inner_text("#play-error").startswith("Read-only: ") and "NaN" not in page.inner_text("body")
+    assert page.evaluate("document.getElementById('play-board').children.length") == record["players"]
+    assert json.loads(page.evaluate("localStorage.getItem('gonuts.play.v1.damaged')"))["record"] == record
+
+
+def test_the_address_takes_plain_digits_only(watched):
+    w = watched()
+    page = w.open("#play&seed=1&players=0x2")
+    assert page.inner_text("#play-error") == 'players in the address must be plain digits, not "0x2"'
+    for bad in ("2.0", "%202"):
+        page.evaluate(f"location.hash = '#play&seed=1&players={bad}'")
+        wait_until(page, "document.getElementById('play-error').textContent.includes('plain digits')")
+    page.evaluate("location.hash = '#play&players=2&opp=optimal'")
+    wait_until(page, "document.getElementById('play-error').textContent.includes('has no seed')")
+
+
+def test_review_files_replace_each_others_verdicts(watched, tmp_path):
+    page = watched().open("#review")
+    good, bad, empty, huge = (tmp_path / n for n in ("good.json", "bad.json", "null.json", "huge.json"))
+    good.write_text(json.dumps({**GOOD_PLAY, "events": [{"seat": 0, "roll": [2, 2, 1]}, {"seat": 0, "choice": "stop"}]}))
+    bad.write_text(json.dumps({**GOOD_PLAY, "events": [{"seat": 0, "roll": [9, 9, 9]}]}))
+    empty.write_text("null")
+    huge.write_text(json.dumps({**GOOD_PLAY, "events": [{"seat": 0, "roll": "x" * 1_000_000}]}))
+    page.select_option("#rev-source", "file")
+    page.set_input_files("#rev-file", str(good))
+    page.wait_for_selector("#rev-total")
+    page.set_input_files("#rev-file", str(bad))
+    page.wait_for_selector("#rev-error:not([hidden])")
+    assert page.inner_text("#rev-error") == "event 0: 9+9+9 = 27 dice, but 5 dice are live"
+    assert page.query_selector("#rev-total") is None                           # the old review is gone
+    page.set_input_files("#rev-file", str(empty))
+    wait_until(page, "document.getElementById('rev-error').textContent === 'a game record must be a JSON object'")
+    page.set_input_files("#rev-file", str(huge))
+    wait_until(page, "document.getElementById('rev-error').textContent.includes('(1000002 characters)')")
+    assert len(page.inner_text("#rev-error")) < 200

@@ -90,7 +90,7 @@ def load() -> ctypes.CDLL:
     # Every array argument is declared with its dtype, C order and, where the C side writes, WRITEABLE:
     # ctypes refuses anything else with an ArgumentError before the call, so a wrong array cannot
     # reach the kernel and corrupt memory.
-    M, i64, f64, i32, cf = ctypes.POINTER(Model), ctypes.c_int64, ctypes.c_double, ctypes.c_int, ctypes.c_double
+    M, i64, i32, cf = ctypes.POINTER(Model), ctypes.c_int64, ctypes.c_int, ctypes.c_double
     signatures = {
         "solve_layer": [M, _in(np.int64), i64, i64, _out(np.float64), _out(np.uint8), _out(np.float64),
                         _out(np.float64), i32, cf, cf, i64, i64, _out(np.float64)],

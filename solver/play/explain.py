@@ -35,7 +35,7 @@ def explain(rules, payouts, after, s0: int, turn: int, dice: int) -> dict:
     """The explain object (module docstring); ``payouts`` and ``after`` as ``backup.backup_state`` takes them."""
     if rules.game != "gonuts":
         raise StateError("--explain is for Go Nuts! (Pig's turn has no dice to explain)")
-    G, h = rules.target, rules.target - s0
+    h = rules.target - s0
     decide = turn_decisions(rules, payouts, after, s0)
     stop_at = turn
     while stop_at < h and decide[(stop_at, dice)]:
@@ -64,7 +64,7 @@ def turn_gain(rules, payouts, decide, s0: int, turn: int, dice: int) -> list:
     """P(the turn adds g points), g = 0 .. h - 1, then P(it reaches the target): rolling now at (turn, dice),
     then following ``decide``. Forward over the turn's decision states, t ascending and n descending (a
     roll either adds acorns or removes dice, so this visits every state after all that lead to it)."""
-    G, h = rules.target, rules.target - s0
+    h = rules.target - s0
     _, rolls = roll_table(rules)
     P = [0.0] * (h + 1)
     mass = {(turn, dice): 1.0}

@@ -88,11 +88,14 @@ class Replay:
 
 
 def _int(value, lo=0):
-    """A whole number, written 2 or 2.0 alike (JSON has one kind of number; the page cannot tell them apart);
-    never a boolean."""
-    if isinstance(value, float) and value.is_integer():
+    """A whole number, written 2 or 2.0 alike (JSON has one kind of number; the page cannot tell them apart),
+    at most 2^53 - 1 (the page's numbers are exact only that far); never a boolean."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 63:
         value = int(value)
-    return isinstance(value, int) and not isinstance(value, bool) and value >= lo
+    return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= SAFE
+
+
+SAFE = 2 ** 53 - 1      # the largest whole number the page (a JavaScript number) holds exactly
 
 
 def _whole(value):

@@ -79,3 +79,17 @@ test("record files are read or refused as the fixture says", () => {
     assert.equal(got, c.error === undefined ? null : c.error, c.name);
   }
 });
+
+test("odd values (BigInt, cyclic objects, symbols) are refused with GonutsInputError, never a raw TypeError", () => {
+  const record = () => ({ format: "gonuts-game", version: 1, rules: "rulebook", players: 2, you: 0, events: [] });
+  const cyclic = record(); const ev = { seat: 0 }; ev.roll = ev; cyclic.events.push(ev);
+  const cyclicHeader = record(); cyclicHeader.version = cyclicHeader;
+  const cases = [
+    () => core.advise({ scores: [1n, 2] }), () => core.advise({ scores: [1, 2], turn: 2n }),
+    () => core.replay(cyclic), () => core.replay(cyclicHeader), () => core.policyName(Symbol("x")),
+    () => core.replay({ ...record(), events: [{ seat: 0, roll: [1n, 2, 2] }] }), () => core.advise(Symbol("q")),
+  ];
+  for (const f of cases) {
+    assert.throws(f, (e) => e instanceof core.GonutsInputError && e.message.length < 200);
+  }
+});

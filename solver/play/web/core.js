@@ -40,7 +40,7 @@
     const cps = Array.from(text);
     return cps.length <= SHOWN ? text : `${cps.slice(0, SHOWN).join("")}... (${cps.length} characters)`;
   }
-  const isWhole = (x, lo) => Number.isInteger(x) && x >= (lo === undefined ? 0 : lo);
+  const isWhole = (x, lo) => Number.isSafeInteger(x) && x >= (lo === undefined ? 0 : lo);
 
   // -- the embedded games ---------------------------------------------------------------------
   const cache = new Map();

@@ -46,31 +46,39 @@
   /* A saved game that cannot be restored is never thrown away without a word: its raw text is kept
    * under KEY.damaged, and the tab says what is wrong and offers to download or delete it. */
   const raw = (key) => { try { return localStorage.getItem(key); } catch (e) { return null; } };
+  const SLOTS = 9;        // damaged games kept per key: KEY.damaged, KEY.damaged.2, ...
+  const slot = (key, i) => `${key}.damaged${i ? `.${i + 1}` : ""}`;
+  const keptTexts = (key) => Array.from({ length: SLOTS }, (_, i) => raw(slot(key, i))).filter((t) => t !== null);
   function keepAside(mode, key, text, reason) {
     try {
-      if (raw(`${key}.damaged`) === null) {
-        localStorage.setItem(`${key}.damaged`, text);
-        localStorage.setItem(`${key}.damaged.why`, String(reason).slice(0, 200));
+      if (!keptTexts(key).includes(text)) {
+        let i = 0;
+        while (i < SLOTS - 1 && raw(slot(key, i)) !== null) i++;
+        localStorage.setItem(slot(key, i), text);
+        localStorage.setItem(`${slot(key, i)}.why`, String(reason).slice(0, 200));
       }
     } catch (e) { /* storage full or off: the message below still shows */ }
     showKept(mode, key, reason);
   }
   function showKept(mode, key, reason) {
-    const box = $(`${mode}-kept`), text = raw(`${key}.damaged`);
-    if (text === null) { box.hidden = true; return; }
-    const why = reason || raw(`${key}.damaged.why`) || "it could not be read";
+    const box = $(`${mode}-kept`), texts = keptTexts(key);
+    if (!texts.length) { box.hidden = true; return; }
+    const why = reason || raw(`${slot(key, 0)}.why`) || "it could not be read";
     const download = el("button", { type: "button", id: `${mode}-kept-download`, text: "Download it" });
     const drop = el("button", { type: "button", id: `${mode}-kept-delete`, text: "Delete it" });
     download.addEventListener("click", () => {
-      const a = el("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })),
+      const body = texts.length === 1 ? texts[0] : JSON.stringify(texts);
+      const a = el("a", { href: URL.createObjectURL(new Blob([body], { type: "application/json" })),
                           download: `gonuts-${mode}-kept.json` });
       document.body.append(a); a.click(); a.remove();
     });
     drop.addEventListener("click", () => {
-      try { localStorage.removeItem(`${key}.damaged`); localStorage.removeItem(`${key}.damaged.why`); } catch (e) { /* off */ }
+      try { for (let i = 0; i < SLOTS; i++) { localStorage.removeItem(slot(key, i)); localStorage.removeItem(`${slot(key, i)}.why`); } }
+      catch (e) { /* off */ }
       box.hidden = true;
     });
-    box.replaceChildren(el("p", { text: `Your saved ${mode} game could not be restored: ${why}. It is kept in this browser until you download or delete it.` }),
+    const more = texts.length > 1 ? ` (${texts.length} games kept)` : "";
+    box.replaceChildren(el("p", { text: `Your saved ${mode} game could not be restored: ${why}. It is kept in this browser until you download or delete it${more}.` }),
                         el("div", { class: "actions" }, download, drop));
     box.hidden = false;
   }
@@ -312,7 +320,8 @@
   // -- Play ----------------------------------------------------------------------------------------
   const play = { record: null, rng: null, busy: false, gen: 0, fast: false, lastDice: null, nuts: null };
   const PLAY_KEY = "gonuts.play.v1";
-  const playNames = (r) => Array.from({ length: r.players }, (_, i) => i === r.you ? "You" : `Computer (${r.opponents[i]})`);
+  const playNames = (r) => Array.from({ length: r.players }, (_, i) => i === r.you ? "You"
+    : `Computer (${r.opponents && typeof r.opponents[i] === "string" ? r.opponents[i].slice(0, 40) : "?"})`);
 
   function playSetupChanged() {
     const n = Number($("play-players").value);
@@ -360,6 +369,7 @@
   }
   function startPlay(cfg) {
     play.gen++;
+    play.readOnly = false; play.unvalued = false;
     play.fast = !!cfg.fast;
     $("play-fast").checked = play.fast;
     play.record = newRecord("play", cfg, { seed: cfg.seed, opponents: cfg.opponents });
@@ -432,10 +442,10 @@
     $("play-turn").textContent = turnText(r, st, names);
     drawDice();
     drawNuts();
-    const live = youWin(r, st);
+    const live = play.unvalued ? null : youWin(r, st);
     $("play-live").textContent = `Your chance of winning (optimal play from here): ${pct(live)}`;
     $("play-live").dataset.value = String(live);
-    const yours = st.phase !== "over" && st.seat === r.you && !play.busy;
+    const yours = st.phase !== "over" && st.seat === r.you && !play.busy && !play.readOnly;
     $("play-roll").disabled = !yours;
     $("play-roll").textContent = st.phase === "start" ? "Roll (start your turn)" : "Roll";
     $("play-stop").disabled = !(yours && st.phase === "decide");
@@ -521,6 +531,18 @@
     if (seed > 4294967295) throw new core.GonutsInputError("The seed must be below 4294967296");
     return { players: n, rules, seat, opponents, seed, fast: params.fast === "1" };
   }
+  /* A saved game the page can replay but not play (a computer policy it cannot play): shown read-only,
+   * with the reason, when this page has its table; it is kept aside either way. */
+  async function openReadOnly(record, why) {
+    const to = record.target === undefined ? data.record.default_target : record.target;
+    const valued = to === TARGET && core.games().includes(`${record.players}-${record.rules}`);
+    if (valued) await ready(record.players, record.rules);
+    play.gen++;
+    play.record = record; play.readOnly = true; play.unvalued = !valued;
+    play.rng = core.rng(0); play.lastDice = null; play.nuts = null;
+    drawPlay();
+    showError($("play-error"), `Read-only: ${why}. Start a new game to play.`);
+  }
   /* A saved play game this page can go on with: its table, its target, a policy for every computer seat. */
   function playable(r) {
     const to = r.target === undefined ? data.record.default_target : r.target;
@@ -552,8 +574,10 @@
       return;
     }
     if (saved && saved.record) {
+      let replayed = false;
       try {
         core.replay(saved.record);
+        replayed = true;
         playable(saved.record);
         if (!cfg || sameGame(saved.record, cfg)) {
           await ready(saved.record.players, saved.record.rules);
@@ -564,7 +588,10 @@
           runComputers();
           return;
         }
-      } catch (err) { keepAside("play", PLAY_KEY, text, err.message); }
+      } catch (err) {
+        keepAside("play", PLAY_KEY, text, err.message);
+        if (replayed && !cfg && Number.isInteger(saved.record.you)) await openReadOnly(saved.record, err.message);
+      }
     } else if (text !== null && !unreadable && !(saved && saved.record)) {
       keepAside("play", PLAY_KEY, text, "it holds no game record");
     }
