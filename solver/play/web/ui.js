@@ -944,12 +944,23 @@
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   });
 
+  /* window.gonuts answers at once when the game is ready (2 and 3 players in the single file), and with a
+   * Promise of the same answer when its data must be loaded first (4 players: decoded on first use; the
+   * site's data files), so that `await gonuts.advise(...)` works for every game. */
+  const onceLoaded = (fn, gameOf) => (...args) => {
+    let key = null;
+    try { key = gameOf(...args); } catch (e) { /* a malformed query: fn gives the message */ }
+    const known = key && Number.isInteger(key[0]) && typeof key[1] === "string" && core.games().includes(`${key[0]}-${key[1]}`);
+    if (!known || core.loaded(key[0], key[1])) return fn(...args);
+    return core.load(key[0], key[1], fetchBytes).then(() => fn(...args));
+  };
+  const ofQuery = (q) => [q.scores.length, q.rules === undefined ? "rulebook" : q.rules];
   window.gonuts = Object.freeze({
     version: data.package_version,
     games: core.games(),
-    advise: core.advise,
-    explain: core.explain,
-    review: core.review,
+    advise: onceLoaded(core.advise, ofQuery),
+    explain: onceLoaded(core.explain, ofQuery),
+    review: onceLoaded(core.review, (r) => [r.players, r.rules]),
     replay: (record) => core.replay(record),
     policy: core.policyName,
     load: (players, rules) => core.load(players, rules === undefined ? "rulebook" : rules, fetchBytes).then(() => true),
