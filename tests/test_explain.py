@@ -130,3 +130,18 @@ def test_advise_explain_in_words_and_json():
     p = run("advise", "--game", "pig", "--scores", "3,4", "--explain")
     assert p.returncode == 1 and p.stderr.strip() == (
         "gonuts-solve: error: --explain is for Go Nuts! (Pig's turn has no dice to explain)")
+
+
+def test_explain_where_stopping_already_wins():
+    """At 45 with 6 turn points stopping wins; rolling still risks it, and the numbers say how much."""
+    e = explain_path(SHIPPED[2], (45, 10), 6, 2)
+    P = e["turn_gain_if_roll"]
+    assert e["stop_at"] == 6 and len(P) == 6 and sum(P) == pytest.approx(1.0, abs=1e-12)
+    # every move reaches the target at once; all cars lose the turn; all squirrels start a 2-dice round
+    from solver.game.payout import nuts_payout_table
+    pay = nuts_payout_table(preset("rulebook"))[2]
+    assert P[0] == pytest.approx(1 / 36 + pay[0] / 4, abs=1e-15)
+    assert P[-1] == pytest.approx(1 - 1 / 36 - 1 / 4 + pay[5:].sum() / 4, abs=1e-15)
+    assert P[1:5] == pytest.approx([x / 4 for x in pay[1:5]], abs=1e-15)
+    p = run("advise", "--scores", "45,10", "--turn", "6", "--dice", "2", "--explain")
+    assert "why: with 2 dice here, stopping now reaches the target: you win." in p.stdout

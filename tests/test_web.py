@@ -557,7 +557,7 @@ def test_explain_in_the_page_equals_advise_explain_json(watched, web_cache, monk
 
     import cli
     monkeypatch.setenv("GONUTS_SOLVE_CACHE", str(web_cache))
-    states = [s for s in _states(80, seed=18) if s[0][0] + s[1] < 50]
+    states = _states(80, seed=18) + [([45, 10], 6, 2, "rulebook"), ([47, 3, 9], 5, 1, "summary")]   # 2: past the target
     page = watched().open()
     got = page.evaluate("qs => qs.map(([scores, turn, dice, rules]) => window.gonuts.explain({scores, turn, dice, rules}))",
                         [list(s) for s in states])

@@ -193,7 +193,8 @@ def explain(rules, a, e) -> str:
     """The explain object in words: where optimal play stops, the next roll's risks, the turn's gain."""
     h = rules.target - a.scores[0]
     dice = f"{a.dice} {'die' if a.dice == 1 else 'dice'}"
-    stop = (f"optimal play stops at {e['stop_at']}" if e["stop_at"] < h
+    stop = ("stopping now reaches the target: you win" if a.turn >= h
+            else f"optimal play stops at {e['stop_at']}" if e["stop_at"] < h
             else f"optimal play rolls on until it reaches the target ({h} points)")
     loses = f"the turn's {a.turn} points lost" if a.turn else "nothing banked"
     nuts = "replacing the turn's points" if rules.nuts_costs_turn else "added to the turn's points"

@@ -44,7 +44,7 @@ def explain(rules, payouts, after, s0: int, turn: int, dice: int) -> dict:
     p = {kind: sum(r[3] for r in nxt if r[4] == kind) for kind in (BUST, NUTS)}
     refill = sum((r[3] for r in nxt if r[4] == MOVE and r[6] == N_DICE and dice - r[2] != N_DICE), 0.0)
     nuts_dice = next(r[5] for r in nxt if r[4] == NUTS)
-    gain = turn_gain(rules, payouts, decide, s0, turn, dice) if turn < h else [0.0] * h + [1.0]
+    gain = turn_gain(rules, payouts, decide, s0, turn, dice)
     return {"stop_at": stop_at, "p_all_cars": p[BUST], "p_all_squirrels": p[NUTS], "p_one_die_refill": refill,
             "nuts_mean": nuts_means(rules)[nuts_dice], "turn_gain_if_roll": gain,
             "turn_gain_mean_if_roll": sum(g * q for g, q in enumerate(gain))}
@@ -67,26 +67,30 @@ def turn_gain(rules, payouts, decide, s0: int, turn: int, dice: int) -> list:
     h = rules.target - s0
     _, rolls = roll_table(rules)
     P = [0.0] * (h + 1)
-    mass = {(turn, dice): 1.0}
+    mass = {}
+
+    def roll(t, n, m):
+        for kind, p, x, live in rolls[n]:
+            q = m * p
+            if kind == BUST:
+                P[0] += q
+            elif kind == NUTS:
+                base = 0 if rules.nuts_costs_turn else t
+                for g, pg in enumerate(payouts[x]):
+                    if pg:
+                        P[min(base + g, h)] += q * pg
+            elif t + x >= h:
+                P[h] += q
+            else:
+                mass[(t + x, live)] = mass.get((t + x, live), 0.0) + q
+    roll(turn, dice, 1.0)                 # the roll asked about (at or past the target too: it risks the win)
     for t in range(turn, h):
         for n in range(N_DICE, 0, -1):
             m = mass.pop((t, n), 0.0)
             if not m:
                 continue
-            if (t, n) != (turn, dice) and not decide[(t, n)]:
+            if not decide[(t, n)]:
                 P[t] += m
-                continue
-            for kind, p, x, live in rolls[n]:
-                q = m * p
-                if kind == BUST:
-                    P[0] += q
-                elif kind == NUTS:
-                    base = 0 if rules.nuts_costs_turn else t
-                    for g, pg in enumerate(payouts[x]):
-                        if pg:
-                            P[min(base + g, h)] += q * pg
-                elif t + x >= h:
-                    P[h] += q
-                else:
-                    mass[(t + x, live)] = mass.get((t + x, live), 0.0) + q
+            else:
+                roll(t, n, m)
     return P

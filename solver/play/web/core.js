@@ -341,28 +341,26 @@
     const next = g.moves[dice];
     const sum = (f) => next.reduce((acc, m) => acc + (f(m) ? m.p : 0), 0);
     const nutsDice = next.find((m) => m.kind === "nuts").x;
-    let P;
-    if (turn >= h) { P = new Array(h + 1).fill(0); P[h] = 1; }
-    else {
-      P = new Array(h + 1).fill(0);
-      const mass = new Map([[turn * W1 + dice, 1]]);
-      const replaces = reading(g.reading).nutsReplaces;
-      for (let t = turn; t < h; t++) {
-        for (let n = D; n >= 1; n--) {
-          const key = t * W1 + n, m = mass.get(key) || 0;
-          if (!m) continue;
-          mass.delete(key);
-          if (key !== turn * W1 + dice && !v.roll[key]) { P[t] += m; continue; }
-          for (const mv of g.moves[n]) {
-            const q = m * mv.p;
-            if (mv.kind === "bust") P[0] += q;
-            else if (mv.kind === "nuts") {
-              const base = replaces ? 0 : t, pay = g.payout[mv.x];
-              for (let x = 0; x < pay.length; x++) if (pay[x]) P[Math.min(base + x, h)] += q * pay[x];
-            } else if (t + mv.x >= h) P[h] += q;
-            else { const k2 = (t + mv.x) * W1 + mv.live; mass.set(k2, (mass.get(k2) || 0) + q); }
-          }
-        }
+    const P = new Array(h + 1).fill(0), mass = new Map();
+    const replaces = reading(g.reading).nutsReplaces;
+    const roll = (t, n, m) => {
+      for (const mv of g.moves[n]) {
+        const q = m * mv.p;
+        if (mv.kind === "bust") P[0] += q;
+        else if (mv.kind === "nuts") {
+          const base = replaces ? 0 : t, pay = g.payout[mv.x];
+          for (let x = 0; x < pay.length; x++) if (pay[x]) P[Math.min(base + x, h)] += q * pay[x];
+        } else if (t + mv.x >= h) P[h] += q;
+        else { const k2 = (t + mv.x) * W1 + mv.live; mass.set(k2, (mass.get(k2) || 0) + q); }
+      }
+    };
+    roll(turn, dice, 1);                 // the roll asked about (at or past the target too: it risks the win)
+    for (let t = turn; t < h; t++) {
+      for (let n = D; n >= 1; n--) {
+        const key = t * W1 + n, m = mass.get(key) || 0;
+        if (!m) continue;
+        mass.delete(key);
+        if (!v.roll[key]) P[t] += m; else roll(t, n, m);
       }
     }
     return { stop_at: stopAt, p_all_cars: sum((m) => m.kind === "bust"), p_all_squirrels: sum((m) => m.kind === "nuts"),
