@@ -320,14 +320,16 @@
     return reading;
   }
 
-  /* window.gonuts.advise: {scores: [yours, next, ...], turn = 0, dice = 5, rules = "rulebook"}. */
-  function advise(q) {
-    if (q === null || typeof q !== "object") fail("advise takes one object: {scores, turn, dice, rules}");
+  /* One state asked about by window.gonuts: {scores: [yours, next, ...], turn = 0, dice = 5, rules = "rulebook"},
+   * answered by inner(g, scores, turn, dice). */
+  function ask(what, q, inner) {
+    if (q === null || typeof q !== "object") fail(`${what} takes one object: {scores, turn, dice, rules}`);
     const scores = q.scores;
     if (!Array.isArray(scores) || scores.length < 2) fail("scores must list 2 or more banked scores, yours first");
     const g = game(scores.length, readingOf(q.rules));
-    return adviseIn(g, scores, q.turn === undefined ? 0 : q.turn, q.dice === undefined ? N_DICE : q.dice);
+    return inner(g, scores, q.turn === undefined ? 0 : q.turn, q.dice === undefined ? N_DICE : q.dice);
   }
+  const advise = (q) => ask("advise", q, adviseIn);
 
   /* Why (solver/play/explain.py, number for number): where optimal play stops with these dice, the
    * next roll's risks, and the distribution of what this turn adds if the mover rolls now and then
@@ -370,13 +372,7 @@
   }
 
   /* window.gonuts.explain: the same query as advise. */
-  function explain(q) {
-    if (q === null || typeof q !== "object") fail("explain takes one object: {scores, turn, dice, rules}");
-    const scores = q.scores;
-    if (!Array.isArray(scores) || scores.length < 2) fail("scores must list 2 or more banked scores, yours first");
-    const g = game(scores.length, readingOf(q.rules));
-    return explainIn(g, scores, q.turn === undefined ? 0 : q.turn, q.dice === undefined ? N_DICE : q.dice);
-  }
+  const explain = (q) => ask("explain", q, (g, scores, turn, dice) => explainIn(g, scores, turn, dice));
 
   /* The optimal value vector (turn order from the active player) at a decision state, or at the
    * start of the turn when t = 0 and n = D. */

@@ -38,7 +38,6 @@
     return e;
   };
   const store = {
-    get(key) { try { return JSON.parse(localStorage.getItem(key)); } catch (e) { return null; } },
     set(key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* private mode: no saving */ } },
   };
   const showError = (box, msg) => { box.textContent = msg; box.hidden = !msg; };
@@ -531,11 +530,15 @@
     if (seed > 4294967295) throw new core.GonutsInputError("The seed must be below 4294967296");
     return { players: n, rules, seat, opponents, seed, fast: params.fast === "1" };
   }
+  /* A record's target (a record without one is to the format's default), refused unless it is this page's. */
+  const targetOf = (r) => (r.target === undefined ? data.record.default_target : r.target);
+  function checkTarget(r) {
+    if (targetOf(r) !== TARGET) throw new core.GonutsInputError(`it is a game to ${targetOf(r)}, and this page plays to ${TARGET}`);
+  }
   /* A saved game the page can replay but not play (a computer policy it cannot play): shown read-only,
    * with the reason, when this page has its table; it is kept aside either way. */
   async function openReadOnly(record, why) {
-    const to = record.target === undefined ? data.record.default_target : record.target;
-    const valued = to === TARGET && core.games().includes(`${record.players}-${record.rules}`);
+    const valued = targetOf(record) === TARGET && core.games().includes(`${record.players}-${record.rules}`);
     if (valued) await ready(record.players, record.rules);
     play.gen++;
     play.record = record; play.readOnly = true; play.unvalued = !valued;
@@ -545,8 +548,7 @@
   }
   /* A saved play game this page can go on with: its table, its target, a policy for every computer seat. */
   function playable(r) {
-    const to = r.target === undefined ? data.record.default_target : r.target;
-    if (to !== TARGET) throw new core.GonutsInputError(`it is a game to ${to}, and this page plays to ${TARGET}`);
+    checkTarget(r);
     if (!core.games().includes(`${r.players}-${r.rules}`)) throw new core.GonutsInputError(`this page has no ${r.players}-player ${r.rules} table`);
     if (r.opponents === null || typeof r.opponents !== "object") throw new core.GonutsInputError("it names no computer players");
     for (let i = 0; i < r.players; i++) {
@@ -835,23 +837,11 @@
     } catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("table-error"), err.message); }
   });
   $("table-undo").addEventListener("click", () => undoEntered(TABLE));
-  async function restoreTable() {
-    const text = raw(TABLE_KEY);
-    if (text === null) { showKept("table", TABLE_KEY); return; }
-    try {
-      const saved = JSON.parse(text);
-      core.replay(saved);
-      const to = saved.target === undefined ? data.record.default_target : saved.target;
-      if (to !== TARGET) throw new core.GonutsInputError(`it is a game to ${to}, and this page plays to ${TARGET}`);
-      if (!Array.isArray(saved.names) || saved.names.length !== saved.players || !Array.isArray(saved.hints) ||
-          !saved.names.every((x) => typeof x === "string")) {
-        throw new core.GonutsInputError("it has no names for its players");
-      }
-      await ready(saved.players, saved.rules);
-      table.record = saved; $("table-new").open = false; drawTable();
-      showKept("table", TABLE_KEY);
-    } catch (err) {
-      keepAside("table", TABLE_KEY, text, err instanceof SyntaxError ? "it is not JSON" : err.message);
+  /* A table game also needs its players' names and advice switches. */
+  function checkTable(saved) {
+    if (!Array.isArray(saved.names) || saved.names.length !== saved.players || !Array.isArray(saved.hints) ||
+        !saved.names.every((x) => typeof x === "string")) {
+      throw new core.GonutsInputError("it has no names for its players");
     }
   }
 
@@ -971,19 +961,20 @@
 
   // -- start -------------------------------------------------------------------------------------
   const frag = parseFragment();
-  async function restoreCoach() {
-    const text = raw(COACH_KEY);
-    if (text === null) { showKept("coach", COACH_KEY); return; }
+  /* Restore a game kept by hand (coach, table) from storage; one that cannot be restored is kept aside. */
+  async function restoreEntered(game, check) {
+    const text = raw(game.key);
+    if (text === null) { showKept(game.mode, game.key); return; }
     try {
       const saved = JSON.parse(text);
       core.replay(saved);
-      const to = saved.target === undefined ? data.record.default_target : saved.target;
-      if (to !== TARGET) throw new core.GonutsInputError(`it is a game to ${to}, and this page plays to ${TARGET}`);
+      checkTarget(saved);
+      if (check) check(saved);
       await ready(saved.players, saved.rules);
-      coach.record = saved; $("coach-new").open = false; drawCoach();
-      showKept("coach", COACH_KEY);
+      game.state.record = saved; $(`${game.mode}-new`).open = false; game.draw();
+      showKept(game.mode, game.key);
     } catch (err) {
-      keepAside("coach", COACH_KEY, text, err instanceof SyntaxError ? "it is not JSON" : err.message);
+      keepAside(game.mode, game.key, text, err instanceof SyntaxError ? "it is not JSON" : err.message);
     }
   }
   /* Nothing read at start-up (address, storage) may stop it: every step's failure becomes a message. */
@@ -994,8 +985,8 @@
     if (f.tab === "play") guarded("play-error", () => restorePlay(f));
     showTab(f.tab || "advise");
   });
-  guarded("coach-error", restoreCoach);
-  guarded("table-error", restoreTable);
+  guarded("coach-error", () => restoreEntered(COACH));
+  guarded("table-error", () => restoreEntered(TABLE, checkTable));
   showKept("play", PLAY_KEY);
   guarded("play-error", () => restorePlay(frag));
   showTab(frag.tab || "advise");
