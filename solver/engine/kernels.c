@@ -28,30 +28,53 @@ typedef struct {
     const uint8_t *abs_used; const uint8_t *rel_used;
 } Model;
 
+#define MAX_N 8              /* players; kernels.py refuses more */
+
+/* A value slot holds the K components of c, then b, padded with zeros to NV pairs of doubles, so
+ * that a roll's sum runs over whole SSE2 vectors. Each lane of a vector operation is the IEEE
+ * operation of the scalar loop, in the same order: the bits are those of a loop over components. */
+typedef double v2d __attribute__((vector_size(16)));
+#define MAX_NV ((MAX_N + 2) / 2 + 1)
+
+static inline v2d ld2(const double *p) { v2d x; memcpy(&x, p, sizeof x); return x; }
+static inline void st2(double *p, v2d x) { memcpy(p, &x, sizeof x); }
+
 typedef struct {
-    double *Vc, *Vb, *Cg, *Ac, *Ab, *Rc, *Rb;
+    int64_t KB, rows;        /* doubles per slot (2 NV); rows of V: turn totals 0 .. G - 1 + the largest gain */
+    int64_t *mv_off;         /* per move: (da (D + 1) + dst) KB, from the row of the turn total that rolls */
+    int64_t *en_off;         /* per ending: (2 dist + rel) KB, into E */
+    double *V;               /* (rows, D + 1, KB): value of each decision state; rows >= h hold a win */
+    double *Cg;              /* (G + 1, KB): value after banking g (b = 0) */
+    double *E;               /* (2 nd, KB): a Go Nuts! round's value, absolute (rel = 0) or relative */
+    double *win;             /* (KB,): winv, then b = 0 */
 } TurnScratch;
 
 #define MOD(a, n) ((((a) % (n)) + (n)) % (n))
-#define MAX_N 8              /* players; kernels.py refuses more */
 
 static double dmax(double a, double b) { return b > a ? b : a; }
 static double dmin(double a, double b) { return b < a ? b : a; }
 
 static int turn_scratch(TurnScratch *s, const Model *m, int64_t K) {
-    int64_t G = m->G, D = m->D, nd = m->nd;
-    s->Vc = malloc(sizeof(double) * (G + 1) * (D + 1) * K);
-    s->Vb = malloc(sizeof(double) * (G + 1) * (D + 1));
-    s->Cg = malloc(sizeof(double) * (G + 1) * K);
-    s->Ac = malloc(sizeof(double) * (nd > 0 ? nd : 1) * K);
-    s->Ab = malloc(sizeof(double) * (nd > 0 ? nd : 1));
-    s->Rc = malloc(sizeof(double) * (nd > 0 ? nd : 1) * K);
-    s->Rb = malloc(sizeof(double) * (nd > 0 ? nd : 1));
-    return s->Vc && s->Vb && s->Cg && s->Ac && s->Ab && s->Rc && s->Rb;
+    const int64_t G = m->G, D = m->D, nd = m->nd > 0 ? m->nd : 1, nmv = m->mv_ptr[D + 1], nen = m->en_ptr[D + 1];
+    int64_t maxda = 0;
+    for (int64_t e = 0; e < nmv; e++) if (m->mv_da[e] > maxda) maxda = m->mv_da[e];
+    s->KB = 2 * ((K + 2) / 2);
+    s->rows = G + maxda + 1;
+    const int64_t KB = s->KB;
+    s->mv_off = malloc(sizeof(int64_t) * (nmv > 0 ? nmv : 1));
+    s->en_off = malloc(sizeof(int64_t) * (nen > 0 ? nen : 1));
+    s->V = calloc((size_t)(s->rows * (D + 1) * KB), sizeof(double));
+    s->Cg = calloc((size_t)((G + 1) * KB), sizeof(double));
+    s->E = calloc((size_t)(2 * nd * KB), sizeof(double));
+    s->win = calloc((size_t)KB, sizeof(double));
+    if (!(s->mv_off && s->en_off && s->V && s->Cg && s->E && s->win)) return 0;
+    for (int64_t e = 0; e < nmv; e++) s->mv_off[e] = (m->mv_da[e] * (D + 1) + m->mv_dst[e]) * KB;
+    for (int64_t e = 0; e < nen; e++) s->en_off[e] = (2 * m->en_dist[e] + (m->en_rel[e] ? 1 : 0)) * KB;
+    return 1;
 }
 
 static void free_turn_scratch(TurnScratch *s) {
-    free(s->Vc); free(s->Vb); free(s->Cg); free(s->Ac); free(s->Ab); free(s->Rc); free(s->Rb);
+    free(s->mv_off); free(s->en_off); free(s->V); free(s->Cg); free(s->E); free(s->win);
 }
 
 /* Backward induction over one turn from state idx, the 0-gain continuation unknown.
@@ -63,118 +86,132 @@ static void free_turn_scratch(TurnScratch *s) {
  * W holds the start-of-turn values of the next player's states, K components per state: N win
  * probabilities and, when K = N + 1, the expected number of turns (each turn adds one). winv is
  * the value of winning now. With fixed, the decisions are read from pbits (the state's packed
- * policy) instead of being greedy. dec, rwc, rwb, swc, swb are (G + 1, D + 1). */
+ * policy) instead of being greedy. dec, rwc, rwb, swc, swb are (G + 1, D + 1).
+ *
+ * A move past the target reads a row t >= h of V, which holds winv with b = 0: the sums are
+ * those of adding p winv, and p 0 to b (b is never -0). */
 static inline __attribute__((always_inline)) double
-turn_pass_k(const Model *m, int64_t idx, double y, const int64_t K, const int64_t N, const double *W,
-            const double *winv, int fixed, const uint8_t *pbits, TurnScratch *s, uint8_t *dec,
+turn_pass_k(const Model *m, int64_t idx, double y, const int64_t K, const int64_t N, const int64_t NV,
+            const double *W, const double *winv, int fixed, const uint8_t *pbits, TurnScratch *s, uint8_t *dec,
             double *rwc, double *rwb, double *swc, double *swb, double *cout, double *lo_out, double *hi_out) {
-    const int64_t G = m->G, D = m->D, nd = m->nd, W1 = D + 1;
+    const int64_t G = m->G, D = m->D, nd = m->nd, W1 = D + 1, KB = 2 * NV, RS = W1 * KB;
     const int64_t s0 = idx / m->Gpow, rest = idx % m->Gpow, h = G - s0;
-    double *restrict Vc = s->Vc, *restrict Vb = s->Vb, *restrict Cg = s->Cg, *restrict Ac = s->Ac,
-           *restrict Ab = s->Ab, *restrict Rc = s->Rc, *restrict Rb = s->Rb;
-    double rc[MAX_N + 1];         /* the roll's value, on the stack: kept in registers when K is known */
+    double *restrict V = s->V, *restrict Cg = s->Cg, *restrict E = s->E, *restrict win = s->win;
+    const int64_t *restrict mv_off = s->mv_off, *restrict en_off = s->en_off;
+    const int64_t *restrict mv_ptr = m->mv_ptr, *restrict en_ptr = m->en_ptr;
+    const double *restrict mv_p = m->mv_p, *restrict en_p = m->en_p;
     const double *dists = m->dists, *tails = m->tails;
+    for (int64_t k = 0; k < KB; k++) win[k] = k < K ? winv[k] : 0.0;
     for (int64_t g = 1; g < h; g++) {
-        int64_t nidx = rest * G + s0 + g;
-        Cg[g * K] = W[nidx * K + N - 1];
-        for (int64_t k = 1; k < N; k++) Cg[g * K + k] = W[nidx * K + k - 1];
-        for (int64_t k = N; k < K; k++) Cg[g * K + k] = W[nidx * K + k] + 1.0;
+        const double *w = W + (rest * G + s0 + g) * K;
+        double *c = Cg + g * KB;
+        c[0] = w[N - 1];
+        for (int64_t k = 1; k < N; k++) c[k] = w[k - 1];
+        for (int64_t k = N; k < K; k++) c[k] = w[k] + 1.0;
     }
+    for (int64_t t = h; t < s->rows; t++)
+        for (int64_t n = 0; n < W1; n++)
+            _Pragma("GCC unroll 8")
+            for (int64_t v = 0; v < NV; v++) st2(V + t * RS + n * KB + 2 * v, ld2(win + 2 * v));
     for (int64_t j = 0; j < nd; j++) {
         if (m->abs_used[j]) {
-            for (int64_t k = 0; k < K; k++) Ac[j * K + k] = tails[j * (G + 2) + h] * winv[k];
+            v2d a[MAX_NV];
+            const double tl = tails[j * (G + 2) + h];
+            _Pragma("GCC unroll 8")
+            for (int64_t v = 0; v < NV; v++) a[v] = tl * ld2(win + 2 * v);
             for (int64_t g = 1; g < h; g++) {
-                double p = dists[j * (G + 1) + g];
-                for (int64_t k = 0; k < K; k++) Ac[j * K + k] += p * Cg[g * K + k];
+                const double p = dists[j * (G + 1) + g];
+                _Pragma("GCC unroll 8")
+                for (int64_t v = 0; v < NV; v++) a[v] += p * ld2(Cg + g * KB + 2 * v);
             }
-            Ab[j] = dists[j * (G + 1)];
+            _Pragma("GCC unroll 8")
+            for (int64_t v = 0; v < NV; v++) st2(E + 2 * j * KB + 2 * v, a[v]);
+            E[2 * j * KB + K] = dists[j * (G + 1)];
         }
     }
     double lo = -INFINITY, hi = INFINITY;
     for (int64_t t = h - 1; t >= 0; t--) {
+        double *restrict row = V + t * RS;
         for (int64_t j = 0; j < nd; j++) {
             if (m->rel_used[j]) {
-                for (int64_t k = 0; k < K; k++) Rc[j * K + k] = tails[j * (G + 2) + h - t] * winv[k];
+                v2d a[MAX_NV];
+                const double tl = tails[j * (G + 2) + h - t];
+                _Pragma("GCC unroll 8")
+                for (int64_t v = 0; v < NV; v++) a[v] = tl * ld2(win + 2 * v);
                 for (int64_t x = (1 - t > 0 ? 1 - t : 0); x < h - t; x++) {
-                    double p = dists[j * (G + 1) + x];
-                    for (int64_t k = 0; k < K; k++) Rc[j * K + k] += p * Cg[(t + x) * K + k];
+                    const double p = dists[j * (G + 1) + x];
+                    _Pragma("GCC unroll 8")
+                    for (int64_t v = 0; v < NV; v++) a[v] += p * ld2(Cg + (t + x) * KB + 2 * v);
                 }
-                Rb[j] = t == 0 ? dists[j * (G + 1)] : 0.0;
+                _Pragma("GCC unroll 8")
+                for (int64_t v = 0; v < NV; v++) st2(E + (2 * j + 1) * KB + 2 * v, a[v]);
+                E[(2 * j + 1) * KB + K] = t == 0 ? dists[j * (G + 1)] : 0.0;
             }
         }
+        const double sc0 = t == 0 ? 0.0 : Cg[t * KB], sb = t == 0 ? 1.0 : 0.0;
         for (int64_t n = 1; n <= D; n++) {
-            for (int64_t k = 0; k < K; k++) rc[k] = 0.0;
-            double rb = 0.0;
-            for (int64_t e = m->mv_ptr[n]; e < m->mv_ptr[n + 1]; e++) {
-                double p = m->mv_p[e];
-                int64_t t2 = t + m->mv_da[e];
-                if (t2 >= h) {
-                    for (int64_t k = 0; k < K; k++) rc[k] += p * winv[k];
-                } else {
-                    int64_t d2 = m->mv_dst[e];
-                    for (int64_t k = 0; k < K; k++) rc[k] += p * Vc[(t2 * W1 + d2) * K + k];
-                    rb += p * Vb[t2 * W1 + d2];
-                }
+            v2d a[MAX_NV];
+            _Pragma("GCC unroll 8")
+            for (int64_t v = 0; v < NV; v++) a[v] = (v2d){0.0, 0.0};
+            for (int64_t e = mv_ptr[n]; e < mv_ptr[n + 1]; e++) {
+                const double p = mv_p[e];
+                const double *src = row + mv_off[e];
+                _Pragma("GCC unroll 8")
+                for (int64_t v = 0; v < NV; v++) a[v] += p * ld2(src + 2 * v);
             }
-            for (int64_t e = m->en_ptr[n]; e < m->en_ptr[n + 1]; e++) {
-                double p = m->en_p[e];
-                int64_t j = m->en_dist[e];
-                if (m->en_rel[e]) {
-                    for (int64_t k = 0; k < K; k++) rc[k] += p * Rc[j * K + k];
-                    rb += p * Rb[j];
-                } else {
-                    for (int64_t k = 0; k < K; k++) rc[k] += p * Ac[j * K + k];
-                    rb += p * Ab[j];
-                }
+            for (int64_t e = en_ptr[n]; e < en_ptr[n + 1]; e++) {
+                const double p = en_p[e];
+                const double *src = E + en_off[e];
+                _Pragma("GCC unroll 8")
+                for (int64_t v = 0; v < NV; v++) a[v] += p * ld2(src + 2 * v);
             }
-            double sc0, sb;
-            if (t == 0) { sc0 = 0.0; sb = 1.0; } else { sc0 = Cg[t * K]; sb = 0.0; }
-            rwc[t * W1 + n] = rc[0];
-            rwb[t * W1 + n] = rb;
-            swc[t * W1 + n] = sc0;
-            swb[t * W1 + n] = sb;
+            const double rc0 = a[0][0], rb = a[K / 2][K % 2];
+            const int64_t q = t * W1 + n;
+            rwc[q] = rc0;
+            rwb[q] = rb;
+            swc[q] = sc0;
+            swb[q] = sb;
             int roll;
             if (t == 0 && n == m->start) {
                 roll = 1;
             } else if (fixed) {
-                int64_t q = t * W1 + n;
                 roll = (pbits[q >> 3] & (128 >> (q & 7))) != 0;
             } else {
-                double A = rc[0] - sc0, B = rb - sb;
+                double A = rc0 - sc0, B = rb - sb;
                 roll = A + B * y > 0.0;
                 if (B != 0.0) {
                     double edge = -A / B;
                     if (roll == (B > 0.0)) lo = dmax(lo, edge); else hi = dmin(hi, edge);
                 }
             }
-            dec[t * W1 + n] = (uint8_t)roll;
+            dec[q] = (uint8_t)roll;
+            double *dst = row + n * KB;
             if (roll) {
-                for (int64_t k = 0; k < K; k++) Vc[(t * W1 + n) * K + k] = rc[k];
-                Vb[t * W1 + n] = rb;
+                _Pragma("GCC unroll 8")
+                for (int64_t v = 0; v < NV; v++) st2(dst + 2 * v, a[v]);
             } else if (t == 0) {
-                for (int64_t k = 0; k < K; k++) Vc[(t * W1 + n) * K + k] = 0.0;
-                Vb[t * W1 + n] = 1.0;
+                for (int64_t k = 0; k < KB; k++) dst[k] = k == K ? 1.0 : 0.0;
             } else {
-                for (int64_t k = 0; k < K; k++) Vc[(t * W1 + n) * K + k] = Cg[t * K + k];
-                Vb[t * W1 + n] = 0.0;
+                _Pragma("GCC unroll 8")
+                for (int64_t v = 0; v < NV; v++) st2(dst + 2 * v, ld2(Cg + t * KB + 2 * v));
             }
         }
     }
-    for (int64_t k = 0; k < K; k++) cout[k] = Vc[m->start * K + k];
+    for (int64_t k = 0; k < K; k++) cout[k] = V[m->start * KB + k];
     *lo_out = lo;
     *hi_out = hi;
-    return Vb[m->start];
+    return V[m->start * KB + K];
 }
 
 /* turn_pass with the component count K (and the players N) known to the compiler for the usual games,
- * so that the loops over components are unrolled and vectorised. Each component's additions keep
- * their order, so the bits are those of the general loop. */
+ * so that the loops over components are unrolled and kept in registers. Each component's additions
+ * keep their order, so the bits are those of the general loop. */
 static double turn_pass(const Model *m, int64_t idx, double y, int64_t K, const double *W, const double *winv,
                         int fixed, const uint8_t *pbits, TurnScratch *s, uint8_t *dec,
                         double *rwc, double *rwb, double *swc, double *swb, double *cout,
                         double *lo_out, double *hi_out) {
-#define TURN_PASS(KK, NN) turn_pass_k(m, idx, y, KK, NN, W, winv, fixed, pbits, s, dec, rwc, rwb, swc, swb, cout, \
-                                      lo_out, hi_out)
+#define TURN_PASS(KK, NN) turn_pass_k(m, idx, y, KK, NN, (KK + 2) / 2, W, winv, fixed, pbits, s, dec, rwc, rwb, \
+                                      swc, swb, cout, lo_out, hi_out)
     const int64_t N = m->N;
     if (K == N) {
         switch (N) {
@@ -189,7 +226,8 @@ static double turn_pass(const Model *m, int64_t idx, double y, int64_t K, const 
             case 4: return TURN_PASS(5, 4);
         }
     }
-    return TURN_PASS(K, N);
+    return turn_pass_k(m, idx, y, K, N, (K + 2) / 2, W, winv, fixed, pbits, s, dec, rwc, rwb, swc, swb, cout,
+                       lo_out, hi_out);
 #undef TURN_PASS
 }
 
