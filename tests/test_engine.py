@@ -156,6 +156,68 @@ with tempfile.TemporaryDirectory() as d:
 """
 
 
+# Every kernel output for a few small games, hashed: solve (values, decisions, roll and stop values),
+# evaluate and best response, for each reading, Pig, other dice, and 5 players (the engine's
+# general path). tests/fixtures/kernel_bits.json holds what the kernel before issue 20 gave.
+_KERNEL_BITS = """
+import hashlib, json
+import numpy as np
+from solver.engine.evaluate import evaluate
+from solver.engine.respond import respond
+from solver.engine.solve import solve
+from solver.game.rules import Rules, preset
+from solver.game.turn import turn_model
+
+def digest(*arrays):
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()[:32]
+
+games = [("rulebook", 4, 12, {}), ("summary", 4, 12, {}), ("rulebook", 4, 9, {"faces": (1, 1, 1), "speed": 2.0}),
+         ("summary", 3, 15, {"faces": (3, 2, 2), "dog": (2, 3)}), ("rulebook", 2, 13, {}), ("pig", 3, 20, {}),
+         ("pig", 4, 10, {}), ("rulebook", 5, 7, {})]
+out = {}
+for reading, N, G, knobs in games:
+    # the engine takes any number of players; the rules stop at 4, and a turn does not depend on them
+    seats = min(N, 4)
+    rules = Rules(game="pig", players=seats, target=G) if reading == "pig" else preset(reading, players=seats,
+                                                                                       target=G, **knobs)
+    model = turn_model(rules)
+    res = solve(model, N, G, store_values=True)
+    key = f"{reading} {N}p t{G} {json.dumps(knobs, sort_keys=True)}"
+    out[key + " solve"] = digest(res.start_win, res.roll_bits, res.roll_win, res.stop_win)
+    bits = res.roll_bits.reshape(G ** N, -1)
+    rng = np.random.default_rng(N * 100 + G)
+    other = np.where(rng.random(bits.shape) < 0.3, bits ^ rng.integers(0, 256, bits.shape, dtype=np.uint8), bits)
+    other = other.astype(np.uint8)
+    out[key + " evaluate"] = digest(evaluate(model, N, G, [bits] + [other] * (N - 1)).values)
+    resp = respond(model, N, G, [bits] + [other] * (N - 1), [0])
+    out[key + " respond"] = digest(resp.values, resp.bits)
+print(json.dumps(out, indent=1, sort_keys=True))
+"""
+
+
+@pytest.mark.slow
+def test_the_kernel_gives_the_bits_of_the_kernel_before_its_rewrite(tmp_path):
+    """The lanes, the vector width (AVX or SSE2) and the thread count change no bit of any output."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    want = json.loads((root / "tests" / "fixtures" / "kernel_bits.json").read_text())["digests"]
+    base = {k: v for k, v in os.environ.items() if k not in ("GONUTS_SOLVE_SIMD", "GONUTS_SOLVE_THREADS")}
+    base["GONUTS_SOLVE_CACHE"] = str(tmp_path / "cache")
+    for label, extra in [("default", {}), ("SSE2 vectors", {"GONUTS_SOLVE_SIMD": "off"}),
+                         ("1 kernel thread", {"GONUTS_SOLVE_THREADS": "1"})]:
+        p = subprocess.run([sys.executable, "-c", _KERNEL_BITS], cwd=root, env={**base, **extra},
+                           capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, f"{label}: {p.stderr[-2000:]}"
+        got = json.loads(p.stdout)
+        assert got == want, f"{label}: {sorted(k for k in want if got.get(k) != want[k])} differ"
+
+
 def _dispatch_groups():
     """numpy's dispatch targets, split into those this CPU has and those it lacks."""
     from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
@@ -168,7 +230,8 @@ def _environments():
     have, _ = _dispatch_groups()
     envs = [("default", {}), ("OpenBLAS Prescott", {"OPENBLAS_CORETYPE": "Prescott"}),
             ("OpenBLAS Sandybridge", {"OPENBLAS_CORETYPE": "Sandybridge"}),
-            ("1 kernel thread", {"GONUTS_SOLVE_THREADS": "1"}), ("2 kernel threads", {"GONUTS_SOLVE_THREADS": "2"})]
+            ("1 kernel thread", {"GONUTS_SOLVE_THREADS": "1"}), ("2 kernel threads", {"GONUTS_SOLVE_THREADS": "2"}),
+            ("SSE2 kernel vectors", {"GONUTS_SOLVE_SIMD": "off"})]
     for i, group in enumerate(have):   # without this group and every one above it
         envs.append((f"numpy without {group}", {"NPY_DISABLE_CPU_FEATURES": " ".join(have[i:])}))
     return envs
@@ -198,7 +261,7 @@ def test_builds_reproduce_the_shipped_tables_bit_for_bit_in_every_environment(tm
     if lacking:
         print(f"numpy dispatch groups this CPU lacks, so not tried here: {', '.join(lacking)}")
     base = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES",
-                                                              "GONUTS_SOLVE_THREADS")}
+                                                              "GONUTS_SOLVE_THREADS", "GONUTS_SOLVE_SIMD")}
     base["GONUTS_SOLVE_CACHE"] = str(tmp_path / "cache")
     for label, extra in _environments():
         p = subprocess.run([sys.executable, "-c", _REBUILD], cwd=root, env={**base, **extra},
@@ -218,6 +281,20 @@ def test_kernel_thread_count_is_checked(monkeypatch):
         kernels.threads()
     monkeypatch.delenv("GONUTS_SOLVE_THREADS")
     assert 1 <= kernels.threads() <= len(os.sched_getaffinity(0))
+
+
+def test_kernel_vector_setting_is_checked(monkeypatch):
+    from solver.engine import kernels
+    from solver.errors import GonutsError
+    monkeypatch.setenv("GONUTS_SOLVE_SIMD", "off")
+    assert "-mavx" not in kernels.flags()
+    monkeypatch.setenv("GONUTS_SOLVE_SIMD", "avx512")
+    with pytest.raises(GonutsError, match="GONUTS_SOLVE_SIMD must be auto or off"):
+        kernels.flags()
+    monkeypatch.setenv("GONUTS_SOLVE_SIMD", "auto")
+    assert ("-mavx" in kernels.flags()) == kernels.has_avx()
+    with open("/proc/cpuinfo") as fh:        # this project's machines are x86-64 Linux
+        assert kernels.has_avx() == any(ln.startswith("flags") and " avx " in ln + " " for ln in fh)
 
 
 @pytest.mark.slow

@@ -30,17 +30,30 @@ typedef struct {
 
 #define MAX_N 8              /* players; kernels.py refuses more */
 
-/* A value slot holds the K components of c, then b, padded with zeros to NV pairs of doubles, so
- * that a roll's sum runs over whole SSE2 vectors. Each lane of a vector operation is the IEEE
- * operation of the scalar loop, in the same order: the bits are those of a loop over components. */
-typedef double v2d __attribute__((vector_size(16)));
-#define MAX_NV ((MAX_N + 2) / 2 + 1)
+/* A value slot holds the K components of c, then b, padded with zeros to NV whole vectors, so
+ * that a roll's sum runs over whole vectors: VW = 4 doubles when compiled for AVX (kernels.py
+ * adds -mavx where the CPU has it), else 2 (SSE2, or NEON). Each lane of a vector operation is the
+ * IEEE operation of the scalar loop, in the same order, and the padding is zeros: the bits are
+ * those of a loop over components, whatever the width. */
+#if defined(__AVX__)
+#define VW 4
+#else
+#define VW 2
+#endif
+typedef double vec __attribute__((vector_size(8 * VW)));
+#define MAX_NV ((MAX_N + 1 + VW) / VW)     /* K <= MAX_N + 1 components, and b */
 
-static inline v2d ld2(const double *p) { v2d x; memcpy(&x, p, sizeof x); return x; }
-static inline void st2(double *p, v2d x) { memcpy(p, &x, sizeof x); }
+/* The games whose turn_lanes are compiled for their K and N (see turn_lanes), and the vectors in
+ * a slot for each: the others take MAX_NV. */
+#define SPECIALIZED(K, N) ((N) >= 2 && (N) <= 4 && ((K) == (N) || (K) == (N) + 1))
+
+static int64_t slot_vectors(int64_t K, int64_t N) { return SPECIALIZED(K, N) ? (K + VW) / VW : MAX_NV; }
+
+static inline vec ldv(const double *p) { vec x; memcpy(&x, p, sizeof x); return x; }
+static inline void stv(double *p, vec x) { memcpy(p, &x, sizeof x); }
 
 typedef struct {
-    int64_t KB, rows;        /* doubles per slot (2 NV); rows of V: turn totals 0 .. G - 1 + the largest gain */
+    int64_t KB, rows;        /* doubles per slot (VW NV); rows of V: turn totals 0 .. G - 1 + the largest gain */
     int64_t *mv_off;         /* per move: (da (D + 1) + dst) KB, from the row of the turn total that rolls */
     int64_t *en_off;         /* per ending: (2 dist + rel) KB, into E */
     double *V;               /* (rows, D + 1, KB): value of each decision state; rows >= h hold a win */
@@ -58,7 +71,7 @@ static int turn_scratch(TurnScratch *s, const Model *m, int64_t K) {
     const int64_t G = m->G, D = m->D, nd = m->nd > 0 ? m->nd : 1, nmv = m->mv_ptr[D + 1], nen = m->en_ptr[D + 1];
     int64_t maxda = 0;
     for (int64_t e = 0; e < nmv; e++) if (m->mv_da[e] > maxda) maxda = m->mv_da[e];
-    s->KB = 2 * ((K + 2) / 2);
+    s->KB = VW * slot_vectors(K, m->N);
     s->rows = G + maxda + 1;
     const int64_t KB = s->KB;
     s->mv_off = malloc(sizeof(int64_t) * (nmv > 0 ? nmv : 1));
@@ -77,33 +90,46 @@ static void free_turn_scratch(TurnScratch *s) {
     free(s->mv_off); free(s->en_off); free(s->V); free(s->Cg); free(s->E); free(s->win);
 }
 
-/* Backward induction over one turn from state idx, the 0-gain continuation unknown.
+/* One turn of one state, a lane of turn_lanes: its inputs, its scratch and where its results go.
  *
- * Every value is kept as c + b x, x the value vector after a turn that gains nothing;
- * decisions compare own components at x[0] = y. Writes c of the turn's opening into cout and
- * returns b; *lo, *hi bound the y for which the decisions taken are greedy.
+ * Backward induction over the turn from state idx, the 0-gain continuation unknown. Every value
+ * is kept as c + b x, x the value vector after a turn that gains nothing; decisions compare own
+ * components at x[0] = y. The lane's results: c of the turn's opening in cout, b in *b, and
+ * [*lo, *hi], the y for which the decisions taken are greedy.
  *
  * W holds the start-of-turn values of the next player's states, K components per state: N win
- * probabilities and, when K = N + 1, the expected number of turns (each turn adds one). winv is
- * the value of winning now. With fixed, the decisions are read from pbits (the state's packed
- * policy) instead of being greedy. dec, rwc, rwb, swc, swb are (G + 1, D + 1).
- *
- * A move past the target reads a row t >= h of V, which holds winv with b = 0: the sums are
- * those of adding p winv, and p 0 to b (b is never -0). */
-static inline __attribute__((always_inline)) double
-turn_pass_k(const Model *m, int64_t idx, double y, const int64_t K, const int64_t N, const int64_t NV,
-            const double *W, const double *winv, int fixed, const uint8_t *pbits, TurnScratch *s, uint8_t *dec,
-            double *rwc, double *rwb, double *swc, double *swb, double *cout, double *lo_out, double *hi_out) {
-    const int64_t G = m->G, D = m->D, nd = m->nd, W1 = D + 1, KB = 2 * NV, RS = W1 * KB;
-    const int64_t s0 = idx / m->Gpow, rest = idx % m->Gpow, h = G - s0;
+ * probabilities and, when K = N + 1, the expected number of turns (each turn adds one). With
+ * fixed, the decisions are read from pbits (the state's packed policy) instead of being greedy.
+ * dec, rwc, rwb, swc, swb are (G + 1, D + 1). */
+typedef struct {
+    int64_t idx, h;
+    double y;
+    const double *W;
+    int fixed;
+    const uint8_t *pbits;
+    TurnScratch *s;
+    uint8_t *dec;
+    double *rwc, *rwb, *swc, *swb, *cout, *b, *lo, *hi;
+} Lane;
+
+#define MAX_LANES 4
+
+/* The lane's values that do not depend on the turn total: the values after banking each gain,
+ * the win rows above the target, and the rulebook's Go Nuts! rounds (their gain does not depend
+ * on the turn total, so once per turn). */
+static inline __attribute__((always_inline)) void
+lane_open(const Model *m, Lane *l, const int64_t K, const int64_t N, const int64_t NV, const double *winv) {
+    const int64_t G = m->G, W1 = m->D + 1, KB = VW * NV, RS = W1 * KB;
+    const int64_t s0 = l->idx / m->Gpow, rest = l->idx % m->Gpow, h = G - s0;
+    TurnScratch *s = l->s;
     double *restrict V = s->V, *restrict Cg = s->Cg, *restrict E = s->E, *restrict win = s->win;
-    const int64_t *restrict mv_off = s->mv_off, *restrict en_off = s->en_off;
-    const int64_t *restrict mv_ptr = m->mv_ptr, *restrict en_ptr = m->en_ptr;
-    const double *restrict mv_p = m->mv_p, *restrict en_p = m->en_p;
     const double *dists = m->dists, *tails = m->tails;
+    l->h = h;
+    *l->lo = -INFINITY;
+    *l->hi = INFINITY;
     for (int64_t k = 0; k < KB; k++) win[k] = k < K ? winv[k] : 0.0;
     for (int64_t g = 1; g < h; g++) {
-        const double *w = W + (rest * G + s0 + g) * K;
+        const double *w = l->W + (rest * G + s0 + g) * K;
         double *c = Cg + g * KB;
         c[0] = w[N - 1];
         for (int64_t k = 1; k < N; k++) c[k] = w[k - 1];
@@ -112,123 +138,194 @@ turn_pass_k(const Model *m, int64_t idx, double y, const int64_t K, const int64_
     for (int64_t t = h; t < s->rows; t++)
         for (int64_t n = 0; n < W1; n++)
             _Pragma("GCC unroll 8")
-            for (int64_t v = 0; v < NV; v++) st2(V + t * RS + n * KB + 2 * v, ld2(win + 2 * v));
-    for (int64_t j = 0; j < nd; j++) {
+            for (int64_t v = 0; v < NV; v++) stv(V + t * RS + n * KB + VW * v, ldv(win + VW * v));
+    for (int64_t j = 0; j < m->nd; j++) {
         if (m->abs_used[j]) {
-            v2d a[MAX_NV];
+            vec a[MAX_NV];
             const double tl = tails[j * (G + 2) + h];
             _Pragma("GCC unroll 8")
-            for (int64_t v = 0; v < NV; v++) a[v] = tl * ld2(win + 2 * v);
+            for (int64_t v = 0; v < NV; v++) a[v] = tl * ldv(win + VW * v);
             for (int64_t g = 1; g < h; g++) {
                 const double p = dists[j * (G + 1) + g];
                 _Pragma("GCC unroll 8")
-                for (int64_t v = 0; v < NV; v++) a[v] += p * ld2(Cg + g * KB + 2 * v);
+                for (int64_t v = 0; v < NV; v++) a[v] += p * ldv(Cg + g * KB + VW * v);
             }
             _Pragma("GCC unroll 8")
-            for (int64_t v = 0; v < NV; v++) st2(E + 2 * j * KB + 2 * v, a[v]);
+            for (int64_t v = 0; v < NV; v++) stv(E + 2 * j * KB + VW * v, a[v]);
             E[2 * j * KB + K] = dists[j * (G + 1)];
         }
     }
-    double lo = -INFINITY, hi = INFINITY;
-    for (int64_t t = h - 1; t >= 0; t--) {
-        double *restrict row = V + t * RS;
-        for (int64_t j = 0; j < nd; j++) {
+}
+
+/* Decide and store decision state (t, n) of a lane from its roll's value a (c then b). */
+static inline __attribute__((always_inline)) void
+lane_decide(const Model *m, Lane *l, int64_t t, int64_t n, const vec *a, const int64_t K, const int64_t NV) {
+    const int64_t W1 = m->D + 1, KB = VW * NV, q = t * W1 + n;
+    const double *Cg = l->s->Cg;
+    const double rc0 = a[0][0], rb = a[K / VW][K % VW];
+    const double sc0 = t == 0 ? 0.0 : Cg[t * KB], sb = t == 0 ? 1.0 : 0.0;
+    l->rwc[q] = rc0;
+    l->rwb[q] = rb;
+    l->swc[q] = sc0;
+    l->swb[q] = sb;
+    int roll;
+    if (t == 0 && n == m->start) {
+        roll = 1;
+    } else if (l->fixed) {
+        roll = (l->pbits[q >> 3] & (128 >> (q & 7))) != 0;
+    } else {
+        double A = rc0 - sc0, B = rb - sb;
+        roll = A + B * l->y > 0.0;
+        if (B != 0.0) {
+            double edge = -A / B;
+            if (roll == (B > 0.0)) *l->lo = dmax(*l->lo, edge); else *l->hi = dmin(*l->hi, edge);
+        }
+    }
+    l->dec[q] = (uint8_t)roll;
+    double *dst = l->s->V + t * W1 * KB + n * KB;
+    if (roll) {
+        _Pragma("GCC unroll 8")
+        for (int64_t v = 0; v < NV; v++) stv(dst + VW * v, a[v]);
+    } else if (t == 0) {
+        for (int64_t k = 0; k < KB; k++) dst[k] = k == K ? 1.0 : 0.0;
+    } else {
+        _Pragma("GCC unroll 8")
+        for (int64_t v = 0; v < NV; v++) stv(dst + VW * v, ldv(Cg + t * KB + VW * v));
+    }
+}
+
+/* Turn total t of the NA lanes ln[0..NA-1] (all with h > t), interleaved: the lanes' sums are
+ * independent chains of additions, so the processor overlaps them; each keeps its own order.
+ * A move past the target reads a row t >= h of V, which holds winv with b = 0: the sums are
+ * those of adding p winv, and p 0 to b (b is never -0). */
+static inline __attribute__((always_inline)) void
+lanes_level(const Model *m, Lane *const *ln, int64_t t, const int64_t NA, const int64_t K, const int64_t NV) {
+    const int64_t G = m->G, D = m->D, W1 = D + 1, KB = VW * NV, RS = W1 * KB;
+    const double *dists = m->dists, *tails = m->tails;
+    const double *row[MAX_LANES], *E[MAX_LANES];
+    for (int64_t i = 0; i < NA; i++) {
+        TurnScratch *s = ln[i]->s;
+        row[i] = s->V + t * RS;
+        E[i] = s->E;
+        const int64_t h = ln[i]->h;
+        for (int64_t j = 0; j < m->nd; j++) {
             if (m->rel_used[j]) {
-                v2d a[MAX_NV];
+                vec a[MAX_NV];
                 const double tl = tails[j * (G + 2) + h - t];
                 _Pragma("GCC unroll 8")
-                for (int64_t v = 0; v < NV; v++) a[v] = tl * ld2(win + 2 * v);
+                for (int64_t v = 0; v < NV; v++) a[v] = tl * ldv(s->win + VW * v);
                 for (int64_t x = (1 - t > 0 ? 1 - t : 0); x < h - t; x++) {
                     const double p = dists[j * (G + 1) + x];
                     _Pragma("GCC unroll 8")
-                    for (int64_t v = 0; v < NV; v++) a[v] += p * ld2(Cg + (t + x) * KB + 2 * v);
+                    for (int64_t v = 0; v < NV; v++) a[v] += p * ldv(s->Cg + (t + x) * KB + VW * v);
                 }
                 _Pragma("GCC unroll 8")
-                for (int64_t v = 0; v < NV; v++) st2(E + (2 * j + 1) * KB + 2 * v, a[v]);
-                E[(2 * j + 1) * KB + K] = t == 0 ? dists[j * (G + 1)] : 0.0;
-            }
-        }
-        const double sc0 = t == 0 ? 0.0 : Cg[t * KB], sb = t == 0 ? 1.0 : 0.0;
-        for (int64_t n = 1; n <= D; n++) {
-            v2d a[MAX_NV];
-            _Pragma("GCC unroll 8")
-            for (int64_t v = 0; v < NV; v++) a[v] = (v2d){0.0, 0.0};
-            for (int64_t e = mv_ptr[n]; e < mv_ptr[n + 1]; e++) {
-                const double p = mv_p[e];
-                const double *src = row + mv_off[e];
-                _Pragma("GCC unroll 8")
-                for (int64_t v = 0; v < NV; v++) a[v] += p * ld2(src + 2 * v);
-            }
-            for (int64_t e = en_ptr[n]; e < en_ptr[n + 1]; e++) {
-                const double p = en_p[e];
-                const double *src = E + en_off[e];
-                _Pragma("GCC unroll 8")
-                for (int64_t v = 0; v < NV; v++) a[v] += p * ld2(src + 2 * v);
-            }
-            const double rc0 = a[0][0], rb = a[K / 2][K % 2];
-            const int64_t q = t * W1 + n;
-            rwc[q] = rc0;
-            rwb[q] = rb;
-            swc[q] = sc0;
-            swb[q] = sb;
-            int roll;
-            if (t == 0 && n == m->start) {
-                roll = 1;
-            } else if (fixed) {
-                roll = (pbits[q >> 3] & (128 >> (q & 7))) != 0;
-            } else {
-                double A = rc0 - sc0, B = rb - sb;
-                roll = A + B * y > 0.0;
-                if (B != 0.0) {
-                    double edge = -A / B;
-                    if (roll == (B > 0.0)) lo = dmax(lo, edge); else hi = dmin(hi, edge);
-                }
-            }
-            dec[q] = (uint8_t)roll;
-            double *dst = row + n * KB;
-            if (roll) {
-                _Pragma("GCC unroll 8")
-                for (int64_t v = 0; v < NV; v++) st2(dst + 2 * v, a[v]);
-            } else if (t == 0) {
-                for (int64_t k = 0; k < KB; k++) dst[k] = k == K ? 1.0 : 0.0;
-            } else {
-                _Pragma("GCC unroll 8")
-                for (int64_t v = 0; v < NV; v++) st2(dst + 2 * v, ld2(Cg + t * KB + 2 * v));
+                for (int64_t v = 0; v < NV; v++) stv(s->E + (2 * j + 1) * KB + VW * v, a[v]);
+                s->E[(2 * j + 1) * KB + K] = t == 0 ? dists[j * (G + 1)] : 0.0;
             }
         }
     }
-    for (int64_t k = 0; k < K; k++) cout[k] = V[m->start * KB + k];
-    *lo_out = lo;
-    *hi_out = hi;
-    return V[m->start * KB + K];
+    const int64_t *restrict mv_off = ln[0]->s->mv_off, *restrict en_off = ln[0]->s->en_off;
+    for (int64_t n = 1; n <= D; n++) {
+        vec a[MAX_LANES][MAX_NV];
+        _Pragma("GCC unroll 4")
+        for (int64_t i = 0; i < NA; i++)
+            _Pragma("GCC unroll 8")
+            for (int64_t v = 0; v < NV; v++) a[i][v] = (vec){0.0};
+        for (int64_t e = m->mv_ptr[n]; e < m->mv_ptr[n + 1]; e++) {
+            const double p = m->mv_p[e];
+            const int64_t o = mv_off[e];
+            _Pragma("GCC unroll 4")
+            for (int64_t i = 0; i < NA; i++)
+                _Pragma("GCC unroll 8")
+                for (int64_t v = 0; v < NV; v++) a[i][v] += p * ldv(row[i] + o + VW * v);
+        }
+        for (int64_t e = m->en_ptr[n]; e < m->en_ptr[n + 1]; e++) {
+            const double p = m->en_p[e];
+            const int64_t o = en_off[e];
+            _Pragma("GCC unroll 4")
+            for (int64_t i = 0; i < NA; i++)
+                _Pragma("GCC unroll 8")
+                for (int64_t v = 0; v < NV; v++) a[i][v] += p * ldv(E[i] + o + VW * v);
+        }
+        _Pragma("GCC unroll 4")
+        for (int64_t i = 0; i < NA; i++) lane_decide(m, ln[i], t, n, a[i], K, NV);
+    }
 }
 
-/* turn_pass with the component count K (and the players N) known to the compiler for the usual games,
- * so that the loops over components are unrolled and kept in registers. Each component's additions
- * keep their order, so the bits are those of the general loop. */
-static double turn_pass(const Model *m, int64_t idx, double y, int64_t K, const double *W, const double *winv,
-                        int fixed, const uint8_t *pbits, TurnScratch *s, uint8_t *dec,
-                        double *rwc, double *rwb, double *swc, double *swb, double *cout,
-                        double *lo_out, double *hi_out) {
-#define TURN_PASS(KK, NN) turn_pass_k(m, idx, y, KK, NN, (KK + 2) / 2, W, winv, fixed, pbits, s, dec, rwc, rwb, \
-                                      swc, swb, cout, lo_out, hi_out)
-    const int64_t N = m->N;
-    if (K == N) {
-        switch (N) {
-            case 2: return TURN_PASS(2, 2);
-            case 3: return TURN_PASS(3, 3);
-            case 4: return TURN_PASS(4, 4);
-        }
-    } else if (K == N + 1) {
-        switch (N) {
-            case 2: return TURN_PASS(3, 2);
-            case 3: return TURN_PASS(4, 3);
-            case 4: return TURN_PASS(5, 4);
-        }
+/* The turns of nl lanes (nl <= MAX_LANES; each its own scratch), interleaved turn total by turn
+ * total from the top: at turn total t the lanes with h > t are live. */
+static inline __attribute__((always_inline)) void
+turn_lanes_k(const Model *m, int64_t nl, Lane *lanes, const int64_t K, const int64_t N, const int64_t NV,
+             const int64_t NL, void (*level)(const Model *, Lane *const *, int64_t, int64_t, int64_t), const double *winv) {
+    Lane *ln[MAX_LANES];
+    for (int64_t i = 0; i < nl; i++) {
+        lane_open(m, lanes + i, K, N, NV, winv);
+        int64_t j = i;                                   /* by h, descending */
+        while (j > 0 && ln[j - 1]->h < lanes[i].h) { ln[j] = ln[j - 1]; j--; }
+        ln[j] = lanes + i;
     }
-    return turn_pass_k(m, idx, y, K, N, (K + 2) / 2, W, winv, fixed, pbits, s, dec, rwc, rwb, swc, swb, cout,
-                       lo_out, hi_out);
-#undef TURN_PASS
+    int64_t na = 0;
+    for (int64_t t = ln[0]->h - 1; t >= 0; t--) {
+        while (na < nl && ln[na]->h > t) na++;
+        level(m, ln, t, NL < na ? NL : na, K);
+    }
+    const int64_t KB = VW * NV, st = m->start * KB;
+    for (int64_t i = 0; i < nl; i++) {
+        const double *V = lanes[i].s->V;
+        for (int64_t k = 0; k < K; k++) lanes[i].cout[k] = V[st + k];
+        *lanes[i].b = V[st + K];
+    }
+}
+
+/* turn_lanes_k with the component count K and the players N known to the compiler for the usual
+ * games, so that the loops over components and lanes are unrolled and kept in registers; NL lanes
+ * at a time (the members of an orbit, up to MAX_LANES). Other games take one lane at a time and
+ * MAX_NV vectors per slot. Every lane's additions keep their order, whatever the lanes and the slot
+ * width (the padding is zeros), so the bits are those of one turn at a time. */
+
+/* One compiled function per game and lane count: small functions keep the compile short. */
+#define LEVELS(KK, NN, NV)                                                                               \
+    static __attribute__((noinline)) void level_##KK##_##NN(const Model *m, Lane *const *ln, int64_t t,  \
+                                                             int64_t na, int64_t K) {                    \
+        (void)K;                                                                                         \
+        switch (na) {                                                                                    \
+            case 1: lanes_level(m, ln, t, 1, KK, NV); break;                                            \
+            case 2: lanes_level(m, ln, t, 2, KK, NV); break;                                            \
+            case 3: if (NN >= 3) lanes_level(m, ln, t, 3, KK, NV); break;                               \
+            default: if (NN >= 4) lanes_level(m, ln, t, 4, KK, NV); break;                              \
+        }                                                                                                \
+    }                                                                                                    \
+    static __attribute__((noinline)) void turn_##KK##_##NN(const Model *m, int64_t nl, Lane *lanes,      \
+                                                           const double *winv) {                         \
+        turn_lanes_k(m, nl, lanes, KK, NN, NV, NN < MAX_LANES ? NN : MAX_LANES, level_##KK##_##NN, winv); \
+    }
+LEVELS(2, 2, (2 + VW) / VW)
+LEVELS(3, 2, (3 + VW) / VW)
+LEVELS(3, 3, (3 + VW) / VW)
+LEVELS(4, 3, (4 + VW) / VW)
+LEVELS(4, 4, (4 + VW) / VW)
+LEVELS(5, 4, (5 + VW) / VW)
+
+static __attribute__((noinline)) void level_any(const Model *m, Lane *const *ln, int64_t t, int64_t na,
+                                                int64_t K) {
+    (void)na;
+    lanes_level(m, ln, t, 1, K, MAX_NV);
+}
+
+static void turn_lanes(const Model *m, int64_t nl, Lane *lanes, int64_t K, const double *winv) {
+    const int64_t N = m->N, NL = SPECIALIZED(K, N) ? (N < MAX_LANES ? N : MAX_LANES) : 1;
+    for (int64_t i0 = 0; i0 < nl; i0 += NL) {
+        const int64_t c = nl - i0 < NL ? nl - i0 : NL;
+        Lane *l = lanes + i0;
+        if (K == 2 && N == 2) turn_2_2(m, c, l, winv);
+        else if (K == 3 && N == 3) turn_3_3(m, c, l, winv);
+        else if (K == 4 && N == 4) turn_4_4(m, c, l, winv);
+        else if (K == 3 && N == 2) turn_3_2(m, c, l, winv);
+        else if (K == 4 && N == 3) turn_4_3(m, c, l, winv);
+        else if (K == 5 && N == 4) turn_5_4(m, c, l, winv);
+        else turn_lanes_k(m, c, l, K, N, MAX_NV, 1, level_any, winv);
+    }
 }
 
 /* Exact values of an orbit under fixed decisions: W_i = c_i + b_i P W_{i+1}, W_L = W_0.
@@ -254,7 +351,7 @@ static double close_cycle(int64_t L, int64_t N, int64_t K, const double *C, cons
 }
 
 typedef struct {
-    TurnScratch ts;
+    TurnScratch ts[MAX_N];                 /* one per member: the members' turns run as lanes */
     uint8_t *dec;                          /* (N, G + 1, D + 1) */
     double *rwc, *rwb, *swc, *swb;         /* (N, G + 1, D + 1) */
     double *C, *b, *lo, *hi, *y, *Wn;      /* (N, N) and (N,) */
@@ -265,7 +362,8 @@ typedef struct {
 static int orbit_scratch(OrbitScratch *o, const Model *m) {
     const int64_t N = m->N, plane = (m->G + 1) * (m->D + 1);
     memset(o, 0, sizeof *o);
-    int ok = turn_scratch(&o->ts, m, N);
+    int ok = N <= MAX_N;
+    for (int64_t i = 0; ok && i < N; i++) ok = turn_scratch(&o->ts[i], m, N);
     o->dec = calloc((size_t)(N * plane), 1);
     o->rwc = malloc(sizeof(double) * N * plane);
     o->rwb = malloc(sizeof(double) * N * plane);
@@ -286,7 +384,7 @@ static int orbit_scratch(OrbitScratch *o, const Model *m) {
 }
 
 static void free_orbit_scratch(OrbitScratch *o) {
-    free_turn_scratch(&o->ts);
+    for (int64_t i = 0; i < MAX_N; i++) free_turn_scratch(&o->ts[i]);
     free(o->dec); free(o->rwc); free(o->rwb); free(o->swc); free(o->swb); free(o->C); free(o->Wn);
     free(o->b); free(o->lo); free(o->hi); free(o->y); free(o->members); free(o->winv);
 }
@@ -315,11 +413,13 @@ static void iterate_orbit(const Model *m, int64_t L, const int64_t *members, con
             if (it == 0) for (int64_t q = 0; q < N * N; q++) Wn[q] = 1.0 / (double)N;
             for (int64_t i = 0; i < L; i++) y[i] = Wn[((i + 1) % L) * N + N - 1];
         }
-        for (int64_t i = 0; i < L; i++) {
-            b[i] = turn_pass(m, members[i], y[i], N, Wm[i], o->winv, fixed[i], pb[i], &o->ts, o->dec + i * plane,
-                             o->rwc + i * plane, o->rwb + i * plane, o->swc + i * plane, o->swb + i * plane,
-                             C + i * N, lo + i, hi + i);
-        }
+        Lane lanes[MAX_N];
+        for (int64_t i = 0; i < L; i++)
+            lanes[i] = (Lane){.idx = members[i], .y = y[i], .W = Wm[i], .fixed = fixed[i], .pbits = pb[i],
+                              .s = &o->ts[i], .dec = o->dec + i * plane, .rwc = o->rwc + i * plane,
+                              .rwb = o->rwb + i * plane, .swc = o->swc + i * plane, .swb = o->swb + i * plane,
+                              .cout = C + i * N, .b = b + i, .lo = lo + i, .hi = hi + i};
+        turn_lanes(m, L, lanes, N, o->winv);
         passes++;
         if (vi) {
             residual = 0.0;
@@ -437,8 +537,10 @@ int evaluate_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, 
                    const uint8_t *pbits, double *gaps) {
     const int64_t N = m->N, K = m->K, G = m->G, Gpow = m->Gpow, plane = (G + 1) * (m->D + 1);
     const int64_t S = Gpow * G;
-    TurnScratch ts;
-    int ok = turn_scratch(&ts, m, K);
+    TurnScratch ts[MAX_N];
+    memset(ts, 0, sizeof ts);
+    int ok = N <= MAX_N;
+    for (int64_t i = 0; ok && i < N; i++) ok = turn_scratch(&ts[i], m, K);
     uint8_t *dec = calloc((size_t)plane, 1);
     double *scratch = malloc(sizeof(double) * plane);
     double *C = malloc(sizeof(double) * N * K), *b = malloc(sizeof(double) * N), *Wn = malloc(sizeof(double) * N * K);
@@ -451,19 +553,22 @@ int evaluate_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, 
         for (int64_t r = lo; r < hi; r++) {
             members[0] = reps[r];
             for (int64_t i = 1; i < N; i++) members[i] = (members[i - 1] % Gpow) * G + members[i - 1] / Gpow;
-            for (int64_t i = 0; i < N; i++) {
-                double l, h;
-                b[i] = turn_pass(m, members[i], 0.0, K, V + ((i + 1) % N) * S * K, winv, 1,
-                                 pbits + (i * S + members[i]) * m->nbytes, &ts, dec,
-                                 scratch, scratch, scratch, scratch, C + i * K, &l, &h);
+            Lane lanes[MAX_N];
+            double l[MAX_N], h[MAX_N];
+            for (int64_t i = 0; i < N; i++)     /* decisions are fixed: dec and the roll/stop values are not kept */
+                lanes[i] = (Lane){.idx = members[i], .y = 0.0, .W = V + ((i + 1) % N) * S * K, .fixed = 1,
+                                  .pbits = pbits + (i * S + members[i]) * m->nbytes, .s = &ts[i], .dec = dec,
+                                  .rwc = scratch, .rwb = scratch, .swc = scratch, .swb = scratch,
+                                  .cout = C + i * K, .b = b + i, .lo = l + i, .hi = h + i};
+            turn_lanes(m, N, lanes, K, winv);
+            for (int64_t i = 0; i < N; i++)
                 for (int64_t k = N; k < K; k++) C[i * K + k] += b[i];
-            }
             gaps[r] = close_cycle(N, N, K, C, b, Wn);
             for (int64_t i = 0; i < N; i++)
                 for (int64_t k = 0; k < K; k++) V[(i * S + members[i]) * K + k] = Wn[i * K + k];
         }
     }
-    free_turn_scratch(&ts);
+    for (int64_t i = 0; i < MAX_N; i++) free_turn_scratch(&ts[i]);
     free(dec); free(scratch); free(C); free(b); free(Wn); free(members); free(winv);
     return ok ? 0 : -1;
 }
