@@ -53,10 +53,10 @@ static inline vec ldv(const double *p) { vec x; memcpy(&x, p, sizeof x); return 
 static inline void stv(double *p, vec x) { memcpy(p, &x, sizeof x); }
 
 typedef struct {
-    int64_t KB, rows;        /* doubles per slot (VW NV); rows of V: turn totals 0 .. G - 1 + the largest gain */
+    int64_t KB, maxda;       /* doubles per slot (VW NV); the largest gain of a move */
     int64_t *mv_off;         /* per move: (da (D + 1) + dst) KB, from the row of the turn total that rolls */
     int64_t *en_off;         /* per ending: (2 dist + rel) KB, into E */
-    double *V;               /* (rows, D + 1, KB): value of each decision state; rows >= h hold a win */
+    double *V;               /* (G + maxda, D + 1, KB): each decision state's value; rows h .. h + maxda - 1 a win */
     double *Cg;              /* (G + 1, KB): value after banking g (b = 0) */
     double *E;               /* (2 nd, KB): a Go Nuts! round's value, absolute (rel = 0) or relative */
     double *win;             /* (KB,): winv, then b = 0 */
@@ -72,11 +72,11 @@ static int turn_scratch(TurnScratch *s, const Model *m, int64_t K) {
     int64_t maxda = 0;
     for (int64_t e = 0; e < nmv; e++) if (m->mv_da[e] > maxda) maxda = m->mv_da[e];
     s->KB = VW * slot_vectors(K, m->N);
-    s->rows = G + maxda + 1;
+    s->maxda = maxda;
     const int64_t KB = s->KB;
     s->mv_off = malloc(sizeof(int64_t) * (nmv > 0 ? nmv : 1));
     s->en_off = malloc(sizeof(int64_t) * (nen > 0 ? nen : 1));
-    s->V = calloc((size_t)(s->rows * (D + 1) * KB), sizeof(double));
+    s->V = calloc((size_t)((G + maxda) * (D + 1) * KB), sizeof(double));
     s->Cg = calloc((size_t)((G + 1) * KB), sizeof(double));
     s->E = calloc((size_t)(2 * nd * KB), sizeof(double));
     s->win = calloc((size_t)KB, sizeof(double));
@@ -100,7 +100,7 @@ static void free_turn_scratch(TurnScratch *s) {
  * W holds the start-of-turn values of the next player's states, K components per state: N win
  * probabilities and, when K = N + 1, the expected number of turns (each turn adds one). With
  * fixed, the decisions are read from pbits (the state's packed policy) instead of being greedy.
- * dec, rwc, rwb, swc, swb are (G + 1, D + 1). */
+ * dec, and with keep rwc and rwb (c_0 and b of rolling), are (G + 1, D + 1). */
 typedef struct {
     int64_t idx, h;
     double y;
@@ -109,7 +109,8 @@ typedef struct {
     const uint8_t *pbits;
     TurnScratch *s;
     uint8_t *dec;
-    double *rwc, *rwb, *swc, *swb, *cout, *b, *lo, *hi;
+    int keep;
+    double *rwc, *rwb, *cout, *b, *lo, *hi;
 } Lane;
 
 #define MAX_LANES 4
@@ -135,7 +136,7 @@ lane_open(const Model *m, Lane *l, const int64_t K, const int64_t N, const int64
         for (int64_t k = 1; k < N; k++) c[k] = w[k - 1];
         for (int64_t k = N; k < K; k++) c[k] = w[k] + 1.0;
     }
-    for (int64_t t = h; t < s->rows; t++)
+    for (int64_t t = h; t < h + s->maxda; t++)
         for (int64_t n = 0; n < W1; n++)
             _Pragma("GCC unroll 8")
             for (int64_t v = 0; v < NV; v++) stv(V + t * RS + n * KB + VW * v, ldv(win + VW * v));
@@ -164,10 +165,10 @@ lane_decide(const Model *m, Lane *l, int64_t t, int64_t n, const vec *a, const i
     const double *Cg = l->s->Cg;
     const double rc0 = a[0][0], rb = a[K / VW][K % VW];
     const double sc0 = t == 0 ? 0.0 : Cg[t * KB], sb = t == 0 ? 1.0 : 0.0;
-    l->rwc[q] = rc0;
-    l->rwb[q] = rb;
-    l->swc[q] = sc0;
-    l->swb[q] = sb;
+    if (l->keep) {
+        l->rwc[q] = rc0;
+        l->rwb[q] = rb;
+    }
     int roll;
     if (t == 0 && n == m->start) {
         roll = 1;
@@ -353,7 +354,7 @@ static double close_cycle(int64_t L, int64_t N, int64_t K, const double *C, cons
 typedef struct {
     TurnScratch ts[MAX_N];                 /* one per member: the members' turns run as lanes */
     uint8_t *dec;                          /* (N, G + 1, D + 1) */
-    double *rwc, *rwb, *swc, *swb;         /* (N, G + 1, D + 1) */
+    double *rwc, *rwb;                     /* (N, G + 1, D + 1) */
     double *C, *b, *lo, *hi, *y, *Wn;      /* (N, N) and (N,) */
     int64_t *members;
     double *winv;
@@ -367,8 +368,6 @@ static int orbit_scratch(OrbitScratch *o, const Model *m) {
     o->dec = calloc((size_t)(N * plane), 1);
     o->rwc = malloc(sizeof(double) * N * plane);
     o->rwb = malloc(sizeof(double) * N * plane);
-    o->swc = malloc(sizeof(double) * N * plane);
-    o->swb = malloc(sizeof(double) * N * plane);
     o->C = malloc(sizeof(double) * N * N);
     o->Wn = malloc(sizeof(double) * N * N);
     o->b = malloc(sizeof(double) * N);
@@ -377,7 +376,7 @@ static int orbit_scratch(OrbitScratch *o, const Model *m) {
     o->y = malloc(sizeof(double) * N);
     o->members = malloc(sizeof(int64_t) * N);
     o->winv = calloc((size_t)N, sizeof(double));
-    ok = ok && N <= MAX_N && o->dec && o->rwc && o->rwb && o->swc && o->swb && o->C && o->Wn && o->b && o->lo &&
+    ok = ok && N <= MAX_N && o->dec && o->rwc && o->rwb && o->C && o->Wn && o->b && o->lo &&
          o->hi && o->y && o->members && o->winv;
     if (ok) o->winv[0] = 1.0;
     return ok;
@@ -385,15 +384,36 @@ static int orbit_scratch(OrbitScratch *o, const Model *m) {
 
 static void free_orbit_scratch(OrbitScratch *o) {
     for (int64_t i = 0; i < MAX_N; i++) free_turn_scratch(&o->ts[i]);
-    free(o->dec); free(o->rwc); free(o->rwb); free(o->swc); free(o->swb); free(o->C); free(o->Wn);
+    free(o->dec); free(o->rwc); free(o->rwb); free(o->C); free(o->Wn);
     free(o->b); free(o->lo); free(o->hi); free(o->y); free(o->members); free(o->winv);
+}
+
+/* Whether the greedy decisions of the turn of state idx, last taken into dec with the roll values
+ * rwc, rwb and its scratch's Cg, differ at y: the test of lane_decide, operation for operation. */
+static int changes(const Model *m, const TurnScratch *s, int64_t idx, double y, int fixed, const uint8_t *dec,
+                   const double *rwc, const double *rwb) {
+    if (fixed) return 0;
+    const int64_t W1 = m->D + 1, h = m->G - idx / m->Gpow;
+    for (int64_t t = 0; t < h; t++) {
+        const double sc0 = t == 0 ? 0.0 : s->Cg[t * s->KB], sb = t == 0 ? 1.0 : 0.0;
+        for (int64_t n = 1; n <= m->D; n++) {
+            const int64_t q = t * W1 + n;
+            if (t == 0 && n == m->start) continue;
+            const double A = rwc[q] - sc0, B = rwb[q] - sb;
+            if ((A + B * y > 0.0) != (dec[q] != 0)) return 1;
+        }
+    }
+    return 0;
 }
 
 /* Policy iteration on an orbit of L turns, the turn of members[i] valued with the start-of-turn values
  * Wm[i] of the player who moves after it, its decisions greedy or (fixed[i]) read from pb[i]: exact
  * cycle per policy, iterated on each greedy turn's scalar y until the decisions settle; value iteration
- * if they do not. Leaves the turns' results in o (C, b, Wn, y, dec, rwc, rwb, swc, swb) and writes
- * passes, residual and converged into stats[0..2]. */
+ * if they do not. Leaves the turns' results in o (C, b, Wn, y, dec, rwc, rwb, and each member's Cg in
+ * its scratch) and writes passes, residual and converged into stats[0..2].
+ *
+ * A pass runs only the turns whose decisions the new y changes: a turn whose every greedy decision
+ * stays as it is would give the same c, b, interval and values, bit for bit, so it keeps them. */
 static void iterate_orbit(const Model *m, int64_t L, const int64_t *members, const double *const *Wm,
                           const uint8_t *fixed, const uint8_t *const *pb, double tol, double eps, int64_t max_pi,
                           int64_t max_vi, OrbitScratch *o, double *stats) {
@@ -414,12 +434,15 @@ static void iterate_orbit(const Model *m, int64_t L, const int64_t *members, con
             for (int64_t i = 0; i < L; i++) y[i] = Wn[((i + 1) % L) * N + N - 1];
         }
         Lane lanes[MAX_N];
+        int64_t nl = 0;
         for (int64_t i = 0; i < L; i++)
-            lanes[i] = (Lane){.idx = members[i], .y = y[i], .W = Wm[i], .fixed = fixed[i], .pbits = pb[i],
-                              .s = &o->ts[i], .dec = o->dec + i * plane, .rwc = o->rwc + i * plane,
-                              .rwb = o->rwb + i * plane, .swc = o->swc + i * plane, .swb = o->swb + i * plane,
-                              .cout = C + i * N, .b = b + i, .lo = lo + i, .hi = hi + i};
-        turn_lanes(m, L, lanes, N, o->winv);
+            if (vi || it == 0 || changes(m, &o->ts[i], members[i], y[i], fixed[i], o->dec + i * plane,
+                                         o->rwc + i * plane, o->rwb + i * plane))
+                lanes[nl++] = (Lane){.idx = members[i], .y = y[i], .W = Wm[i], .fixed = fixed[i], .pbits = pb[i],
+                                     .s = &o->ts[i], .dec = o->dec + i * plane, .keep = 1,
+                                     .rwc = o->rwc + i * plane, .rwb = o->rwb + i * plane, .cout = C + i * N,
+                                     .b = b + i, .lo = lo + i, .hi = hi + i};
+        turn_lanes(m, nl, lanes, N, o->winv);
         passes++;
         if (vi) {
             residual = 0.0;
@@ -493,15 +516,16 @@ static void solve_orbit(const Model *m, int64_t rep, double *W, uint8_t *bits, d
         if (store_values) {
             double yi = y[i];
             double *rwr = rw + idx * G * W1, *swr = sw + idx * G * W1;
-            const double *rwc = o->rwc + i * plane, *rwb = o->rwb + i * plane;
-            const double *swc = o->swc + i * plane, *swb = o->swb + i * plane;
+            const double *rwc = o->rwc + i * plane, *rwb = o->rwb + i * plane, *Cg = o->ts[i].Cg;
+            const int64_t KB = o->ts[i].KB;
             for (int64_t t = 0; t < G; t++) {
                 rwr[t * W1] = 0.0;
                 swr[t * W1] = 0.0;
                 for (int64_t n = 1; n <= D; n++) {
                     if (t < h) {
                         rwr[t * W1 + n] = rwc[t * W1 + n] + rwb[t * W1 + n] * yi;
-                        swr[t * W1 + n] = swc[t * W1 + n] + swb[t * W1 + n] * yi;
+                        const double swc = t == 0 ? 0.0 : Cg[t * KB], swb = t == 0 ? 1.0 : 0.0;
+                        swr[t * W1 + n] = swc + swb * yi;
                     } else {
                         rwr[t * W1 + n] = 1.0;
                         swr[t * W1 + n] = 1.0;
@@ -558,7 +582,7 @@ int evaluate_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, 
             for (int64_t i = 0; i < N; i++)     /* decisions are fixed: dec and the roll/stop values are not kept */
                 lanes[i] = (Lane){.idx = members[i], .y = 0.0, .W = V + ((i + 1) % N) * S * K, .fixed = 1,
                                   .pbits = pbits + (i * S + members[i]) * m->nbytes, .s = &ts[i], .dec = dec,
-                                  .rwc = scratch, .rwb = scratch, .swc = scratch, .swb = scratch,
+                                  .keep = 0, .rwc = scratch, .rwb = scratch,
                                   .cout = C + i * K, .b = b + i, .lo = l + i, .hi = h + i};
             turn_lanes(m, N, lanes, K, winv);
             for (int64_t i = 0; i < N; i++)
