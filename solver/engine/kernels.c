@@ -56,10 +56,12 @@ typedef struct {
     int64_t KB, maxda;       /* doubles per slot (VW NV); the largest gain of a move */
     int64_t *mv_off;         /* per move: (da (D + 1) + dst) KB, from the row of the turn total that rolls */
     int64_t *en_off;         /* per ending: (2 dist + rel) KB, into E */
+    int64_t nrel, *rel;      /* the distributions of Go Nuts! rounds that add to the turn total */
     double *V;               /* (G + maxda, D + 1, KB): each decision state's value; rows h .. h + maxda - 1 a win */
     double *Cg;              /* (G + 1, KB): value after banking g (b = 0) */
     double *E;               /* (2 nd, KB): a Go Nuts! round's value, absolute (rel = 0) or relative */
     double *win;             /* (KB,): winv, then b = 0 */
+    double *unit;            /* (KB,): c = 0, b = 1, the value of stopping at turn total 0 */
 } TurnScratch;
 
 #define MOD(a, n) ((((a) % (n)) + (n)) % (n))
@@ -80,14 +82,19 @@ static int turn_scratch(TurnScratch *s, const Model *m, int64_t K) {
     s->Cg = calloc((size_t)((G + 1) * KB), sizeof(double));
     s->E = calloc((size_t)(2 * nd * KB), sizeof(double));
     s->win = calloc((size_t)KB, sizeof(double));
-    if (!(s->mv_off && s->en_off && s->V && s->Cg && s->E && s->win)) return 0;
+    s->unit = calloc((size_t)KB, sizeof(double));
+    s->rel = malloc(sizeof(int64_t) * (size_t)nd);
+    if (!(s->mv_off && s->en_off && s->V && s->Cg && s->E && s->win && s->unit && s->rel)) return 0;
+    s->nrel = 0;
+    for (int64_t j = 0; j < m->nd; j++) if (m->rel_used[j]) s->rel[s->nrel++] = j;
+    s->unit[K] = 1.0;
     for (int64_t e = 0; e < nmv; e++) s->mv_off[e] = (m->mv_da[e] * (D + 1) + m->mv_dst[e]) * KB;
     for (int64_t e = 0; e < nen; e++) s->en_off[e] = (2 * m->en_dist[e] + (m->en_rel[e] ? 1 : 0)) * KB;
     return 1;
 }
 
 static void free_turn_scratch(TurnScratch *s) {
-    free(s->mv_off); free(s->en_off); free(s->V); free(s->Cg); free(s->E); free(s->win);
+    free(s->mv_off); free(s->en_off); free(s->V); free(s->Cg); free(s->E); free(s->win); free(s->unit); free(s->rel);
 }
 
 /* One turn of one state, a lane of turn_lanes: its inputs, its scratch and where its results go.
@@ -158,59 +165,42 @@ lane_open(const Model *m, Lane *l, const int64_t K, const int64_t N, const int64
     }
 }
 
-/* Decide and store decision state (t, n) of a lane from its roll's value a (c then b). */
-static inline __attribute__((always_inline)) void
-lane_decide(const Model *m, Lane *l, int64_t t, int64_t n, const vec *a, const int64_t K, const int64_t NV) {
-    const int64_t W1 = m->D + 1, KB = VW * NV, q = t * W1 + n;
-    const double *Cg = l->s->Cg;
-    const double rc0 = a[0][0], rb = a[K / VW][K % VW];
-    const double sc0 = t == 0 ? 0.0 : Cg[t * KB], sb = t == 0 ? 1.0 : 0.0;
-    if (l->keep) {
-        l->rwc[q] = rc0;
-        l->rwb[q] = rb;
-    }
-    int roll;
-    if (t == 0 && n == m->start) {
-        roll = 1;
-    } else if (l->fixed) {
-        roll = (l->pbits[q >> 3] & (128 >> (q & 7))) != 0;
-    } else {
-        double A = rc0 - sc0, B = rb - sb;
-        roll = A + B * l->y > 0.0;
-        if (B != 0.0) {
-            double edge = -A / B;
-            if (roll == (B > 0.0)) *l->lo = dmax(*l->lo, edge); else *l->hi = dmin(*l->hi, edge);
-        }
-    }
-    l->dec[q] = (uint8_t)roll;
-    double *dst = l->s->V + t * W1 * KB + n * KB;
-    if (roll) {
-        _Pragma("GCC unroll 8")
-        for (int64_t v = 0; v < NV; v++) stv(dst + VW * v, a[v]);
-    } else if (t == 0) {
-        for (int64_t k = 0; k < KB; k++) dst[k] = k == K ? 1.0 : 0.0;
-    } else {
-        _Pragma("GCC unroll 8")
-        for (int64_t v = 0; v < NV; v++) stv(dst + VW * v, ldv(Cg + t * KB + VW * v));
-    }
-}
-
 /* Turn total t of the NA lanes ln[0..NA-1] (all with h > t), interleaved: the lanes' sums are
  * independent chains of additions, so the processor overlaps them; each keeps its own order.
  * A move past the target reads a row t >= h of V, which holds winv with b = 0: the sums are
- * those of adding p winv, and p 0 to b (b is never -0). */
+ * those of adding p winv, and p 0 to b (b is never -0). What the lanes read and write is copied
+ * into locals first: a byte stored into dec may alias anything, and would make the compiler
+ * read every pointer again. */
 static inline __attribute__((always_inline)) void
 lanes_level(const Model *m, Lane *const *ln, int64_t t, const int64_t NA, const int64_t K, const int64_t NV) {
-    const int64_t G = m->G, D = m->D, W1 = D + 1, KB = VW * NV, RS = W1 * KB;
+    const int64_t G = m->G, D = m->D, W1 = D + 1, KB = VW * NV, RS = W1 * KB, start = m->start;
     const double *dists = m->dists, *tails = m->tails;
-    const double *row[MAX_LANES], *E[MAX_LANES];
+    double *row[MAX_LANES], *rwc[MAX_LANES], *rwb[MAX_LANES], y[MAX_LANES], lo[MAX_LANES], hi[MAX_LANES];
+    double sc0[MAX_LANES];
+    const double *E[MAX_LANES], *stop[MAX_LANES];
+    uint8_t *dec[MAX_LANES];
+    const uint8_t *pbits[MAX_LANES];
+    int fixed[MAX_LANES], keep[MAX_LANES];
     for (int64_t i = 0; i < NA; i++) {
-        TurnScratch *s = ln[i]->s;
+        const Lane *l = ln[i];
+        TurnScratch *s = l->s;
         row[i] = s->V + t * RS;
         E[i] = s->E;
-        const int64_t h = ln[i]->h;
-        for (int64_t j = 0; j < m->nd; j++) {
-            if (m->rel_used[j]) {
+        stop[i] = t == 0 ? s->unit : s->Cg + t * KB;
+        sc0[i] = t == 0 ? 0.0 : s->Cg[t * KB];
+        rwc[i] = l->rwc;
+        rwb[i] = l->rwb;
+        dec[i] = l->dec;
+        pbits[i] = l->pbits;
+        fixed[i] = l->fixed;
+        keep[i] = l->keep;
+        y[i] = l->y;
+        lo[i] = *l->lo;
+        hi[i] = *l->hi;
+        const int64_t h = l->h;
+        for (int64_t r = 0; r < s->nrel; r++) {
+            const int64_t j = s->rel[r];
+            {
                 vec a[MAX_NV];
                 const double tl = tails[j * (G + 2) + h - t];
                 _Pragma("GCC unroll 8")
@@ -226,31 +216,68 @@ lanes_level(const Model *m, Lane *const *ln, int64_t t, const int64_t NA, const 
             }
         }
     }
+    const int64_t *restrict mv_ptr = m->mv_ptr, *restrict en_ptr = m->en_ptr;
     const int64_t *restrict mv_off = ln[0]->s->mv_off, *restrict en_off = ln[0]->s->en_off;
+    const double *restrict mv_p = m->mv_p, *restrict en_p = m->en_p;
+    const double sb = t == 0 ? 1.0 : 0.0;
     for (int64_t n = 1; n <= D; n++) {
         vec a[MAX_LANES][MAX_NV];
         _Pragma("GCC unroll 4")
         for (int64_t i = 0; i < NA; i++)
             _Pragma("GCC unroll 8")
             for (int64_t v = 0; v < NV; v++) a[i][v] = (vec){0.0};
-        for (int64_t e = m->mv_ptr[n]; e < m->mv_ptr[n + 1]; e++) {
-            const double p = m->mv_p[e];
+        for (int64_t e = mv_ptr[n]; e < mv_ptr[n + 1]; e++) {
+            const double p = mv_p[e];
             const int64_t o = mv_off[e];
             _Pragma("GCC unroll 4")
             for (int64_t i = 0; i < NA; i++)
                 _Pragma("GCC unroll 8")
                 for (int64_t v = 0; v < NV; v++) a[i][v] += p * ldv(row[i] + o + VW * v);
         }
-        for (int64_t e = m->en_ptr[n]; e < m->en_ptr[n + 1]; e++) {
-            const double p = m->en_p[e];
+        for (int64_t e = en_ptr[n]; e < en_ptr[n + 1]; e++) {
+            const double p = en_p[e];
             const int64_t o = en_off[e];
             _Pragma("GCC unroll 4")
             for (int64_t i = 0; i < NA; i++)
                 _Pragma("GCC unroll 8")
                 for (int64_t v = 0; v < NV; v++) a[i][v] += p * ldv(E[i] + o + VW * v);
         }
+        const int64_t q = t * W1 + n;
         _Pragma("GCC unroll 4")
-        for (int64_t i = 0; i < NA; i++) lane_decide(m, ln[i], t, n, a[i], K, NV);
+        for (int64_t i = 0; i < NA; i++) {
+            /* decide (t, n): roll or stop (an exact tie stops), and keep the chosen value */
+            const double rc0 = a[i][0][0], rb = a[i][K / VW][K % VW];
+            if (keep[i]) {
+                rwc[i][q] = rc0;
+                rwb[i][q] = rb;
+            }
+            int roll;
+            if (t == 0 && n == start) {
+                roll = 1;
+            } else if (fixed[i]) {
+                roll = (pbits[i][q >> 3] & (128 >> (q & 7))) != 0;
+            } else {
+                const double A = rc0 - sc0[i], B = rb - sb;
+                roll = A + B * y[i] > 0.0;
+                if (B != 0.0) {
+                    const double edge = -A / B;
+                    if (roll == (B > 0.0)) lo[i] = dmax(lo[i], edge); else hi[i] = dmin(hi[i], edge);
+                }
+            }
+            dec[i][q] = (uint8_t)roll;
+            double *dst = row[i] + n * KB;
+            if (roll) {
+                _Pragma("GCC unroll 8")
+                for (int64_t v = 0; v < NV; v++) stv(dst + VW * v, a[i][v]);
+            } else {
+                _Pragma("GCC unroll 8")
+                for (int64_t v = 0; v < NV; v++) stv(dst + VW * v, ldv(stop[i] + VW * v));
+            }
+        }
+    }
+    for (int64_t i = 0; i < NA; i++) {
+        *ln[i]->lo = lo[i];
+        *ln[i]->hi = hi[i];
     }
 }
 
@@ -536,6 +563,20 @@ static void solve_orbit(const Model *m, int64_t rep, double *W, uint8_t *bits, d
     }
 }
 
+/* Ask for the values the turns of rep's orbit will read (the states after each gain, K per state,
+ * in a row), so that they arrive from memory while the orbit before it is solved. */
+static void prefetch_orbit(const Model *m, int64_t rep, const double *W, int64_t K) {
+    const int64_t G = m->G, Gpow = m->Gpow;
+    int64_t idx = rep;
+    for (int64_t i = 0; i < m->N; i++) {
+        const int64_t s0 = idx / Gpow, rest = idx % Gpow;
+        const char *lo = (const char *)(W + (rest * G + s0 + 1) * K), *hi = (const char *)(W + (rest * G + G) * K);
+        for (const char *p = lo; p < hi; p += 64) __builtin_prefetch(p, 0, 3);
+        idx = rest * G + s0;
+        if (idx == rep) break;
+    }
+}
+
 /* Solve orbits reps[lo:hi] of one layer; stats is (len(reps), 3). Returns 0, or -1 when out of memory. */
 int solve_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, double *W, uint8_t *bits,
                 double *rw, double *sw, int store_values, double tol, double eps, int64_t max_pi,
@@ -543,8 +584,10 @@ int solve_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, dou
     OrbitScratch o;
     int ok = orbit_scratch(&o, m);
     if (ok) {
-        for (int64_t r = lo; r < hi; r++)
+        for (int64_t r = lo; r < hi; r++) {
+            if (r + 1 < hi) prefetch_orbit(m, reps[r + 1], W, m->N);
             solve_orbit(m, reps[r], W, bits, rw, sw, store_values, tol, eps, max_pi, max_vi, &o, stats + 3 * r);
+        }
     }
     free_orbit_scratch(&o);
     return ok ? 0 : -1;

@@ -39,6 +39,7 @@ SOURCE = Path(__file__).resolve().parent / "kernels.c"
 FLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math", "-fPIC", "-shared", "-std=c99"]
 COMPILE_TIMEOUT = 300.0    # seconds a compile may take ($GONUTS_SOLVE_COMPILE_TIMEOUT)
 MIN_PARALLEL = 64          # orbits in a layer below which one thread does it all
+PARTS_PER_THREAD = 8       # a layer's orbits in this many parts per thread, for balance
 
 _i64, _f64, _u8 = ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_uint8)
 
@@ -239,9 +240,12 @@ class Kernel:
         return False
 
     def _split(self, reps, call):
-        """Run call(lo, hi) over reps in up to ``threads`` contiguous parts, in parallel."""
+        """Run call(lo, hi) over reps in contiguous parts, in parallel: ``PARTS_PER_THREAD`` parts per
+        thread, taken by whichever thread is free, so that no thread waits long at the layer's end
+        for another's costlier orbits."""
         nr = len(reps)
-        parts = self.threads if (self.pool is not None and nr >= MIN_PARALLEL) else 1
+        parts = 1 if (self.pool is None or nr < MIN_PARALLEL) else min(self.threads * PARTS_PER_THREAD,
+                                                                         nr // (MIN_PARALLEL // 2))
         bounds = [(i * nr // parts, (i + 1) * nr // parts) for i in range(parts)]
         self._each(lambda b: call(*b), bounds)
 
