@@ -42,8 +42,9 @@ def cli():
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Where to write the table. [default: ./<game>-<N>p-t<target>-<rules>.npz]")
 @click.option("--resume", is_flag=True, help="Continue an interrupted build of the same --out from its checkpoint.")
-@click.option("--checkpoint-every", type=Bounded(0, real=True), default=10.0, show_default=True,
-              metavar="SECONDS", help="Save finished layers for --resume at most this often.")
+@click.option("--checkpoint-every", type=Bounded(0, real=True), default=None, metavar="SECONDS",
+              help="Save finished layers for --resume at most this often. [default: 60; after each save, "
+                   "at least ten times as long as it took]")
 @click.option("--force", is_flag=True, help="Build even when the estimate says it will not fit in memory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def build(knobs, out, resume, checkpoint_every, force, as_json):

@@ -138,3 +138,24 @@ def test_mismatched_checkpoint_is_refused(tmp_path):
     other = subprocess.run([sys.executable, "-m", "cli", "build", "--target", "8", "--out", out, "--resume"],
                            cwd=ROOT, capture_output=True, text=True)
     assert other.returncode == 1 and "other rules" in other.stderr and len(other.stderr.splitlines()) == 1
+
+
+def test_checkpoints_take_at_most_a_tenth_of_the_build(tmp_path, monkeypatch):
+    """After a save that took c seconds the next waits max(every, 10 c); the first waits `every`."""
+    clock = [0.0]
+    monkeypatch.setattr(builder.time, "monotonic", lambda: clock[0])
+    ckpt = builder._Checkpoint(tmp_path / "t.npz", preset(players=2, target=5), every=1.0)
+    writes = []
+
+    def write(state):
+        writes.append(clock[0])
+        clock[0] += 2.0                                     # this save takes 2 s
+        ckpt._last, ckpt._cost = clock[0], 2.0
+    monkeypatch.setattr(ckpt, "_write", write)
+    for layer in range(400):
+        clock[0] += 0.125                                   # a layer takes 1/8 s
+        ckpt.save({"layers_done": layer + 1})
+    assert writes[0] == pytest.approx(1.0)
+    assert all(b - a >= 2.0 + 20.0 - 1e-9 for a, b in zip(writes, writes[1:]))
+    assert len(writes) == 3                                  # 50 s of layers and 6 s of saves
+    assert builder.CHECKPOINT_EVERY >= 60

@@ -62,7 +62,7 @@ def check_against(table, knobs: dict) -> None:
             raise TableError(f"the table was built for {r.describe()}, not --{key} {shown}")
 
 
-def build_with_progress(rules, out, resume=False, force=False, quiet=False, checkpoint_every=10.0):
+def build_with_progress(rules, out, resume=False, force=False, quiet=False, checkpoint_every=None):
     from solver.engine.resources import check_fits  # deferred for start-up: see load_for
     from solver.store import build as builder  # deferred for start-up: see load_for
     builder.check_destination(out, rules, resume)

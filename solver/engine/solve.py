@@ -103,23 +103,21 @@ def orbit_layers(players: int, target: int, canonical: bool = True):
     the l-th layer is reps[ptr[l]:ptr[l+1]].
     """
     N, G = players, target
-    Gpow = G ** (N - 1)
-    idx = np.arange(G ** N, dtype=np.int64)
-    total = np.zeros_like(idx)
-    rest = idx.copy()
-    for _ in range(N):
-        total += rest % G
-        rest //= G
-    canon = np.ones(idx.shape, dtype=bool)
-    r = idx
-    for _ in range(N - 1 if canonical else 0):
-        r = (r % Gpow) * G + r // Gpow
-        canon &= idx <= r
-    del r
+    # Each score on its own axis: the flat index, the score sum and the rotations' indices are
+    # broadcast sums, with no division.
+    s = np.arange(G, dtype=np.int64)
+    axes = [s.reshape([G if j == k else 1 for j in range(N)]) for k in range(N)]
+    weights = [G ** (N - 1 - k) for k in range(N)]
+    idx = sum(a * w for a, w in zip(axes, weights)).reshape(-1)
+    small = N * (G - 1) < 2 ** 15                       # int16 sums sort by radix
+    total = sum(a.astype(np.int16) if small else a for a in axes).reshape(-1)
+    canon = np.ones(G ** N, dtype=bool)
+    for r in range(1, N if canonical else 1):
+        canon &= idx <= sum(axes[(k + r) % N] * weights[k] for k in range(N)).reshape(-1)
     reps = idx[canon]
     sums = total[canon]
     order = np.argsort(-sums, kind="stable")
-    reps, sums = reps[order], sums[order]
+    reps, sums = reps[order], sums[order].astype(np.int64)
     counts = np.bincount(N * (G - 1) - sums, minlength=N * (G - 1) + 1)
     ptr = np.concatenate([[0], np.cumsum(counts)])
     return reps, ptr

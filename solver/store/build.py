@@ -55,13 +55,15 @@ class BuildReport:
 
 
 def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | None = None,
-          checkpoint_every: float = 10.0, on_prepare=None) -> BuildReport:
+          checkpoint_every: float | None = None, on_prepare=None) -> BuildReport:
     """Solve the game the rules describe and write its table to ``out``.
 
     While it runs, the finished layers are saved beside ``out`` (a hidden
     ``.checkpoint.npz``) at most every ``checkpoint_every`` seconds, and at once
     on an interruption; ``resume=True`` continues from there. The checkpoint is
-    removed when the table is written.
+    removed when the table is written. After each save the solve runs at least
+    ten times as long as the save took before the next, so saving never costs
+    more than a tenth of the build.
     """
 
     out = check_destination(out, rules, resume)
@@ -73,7 +75,7 @@ def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | N
         model = gonuts_turn(rules, payouts)
     else:
         payouts, model = None, turn_model(rules)
-    checkpoint = _Checkpoint(out, rules, checkpoint_every)
+    checkpoint = _Checkpoint(out, rules, CHECKPOINT_EVERY if checkpoint_every is None else checkpoint_every)
     state = checkpoint.load() if resume else None
     try:
         result = solve(model, rules.players, rules.target, tol=tol or TOLERANCE, progress=progress,
@@ -108,6 +110,10 @@ class BuildInterrupted(GonutsError):
     """A build stopped by the user; its finished layers are in the checkpoint."""
 
 
+CHECKPOINT_EVERY = 60.0    # seconds between checkpoints: a build that ends sooner writes none
+CHECKPOINT_SHARE = 0.1     # at most this share of a build's time goes into checkpoints
+
+
 class _Checkpoint:
     """Per-layer progress of a long build, kept beside the output until the table is written."""
 
@@ -117,13 +123,15 @@ class _Checkpoint:
         self.rules = rules
         self.every = every
         self._last = time.monotonic()
+        self._cost = 0.0
         self._latest = None
         self._written = None
 
     def save(self, state: dict):
-        """Called after every layer; writes when ``every`` seconds have passed since the last write."""
+        """Called after every layer; writes when ``every`` seconds have passed since the last write, and
+        the solve has run for at least the last write's time over ``CHECKPOINT_SHARE``."""
         self._latest = state
-        if time.monotonic() - self._last >= self.every:
+        if time.monotonic() - self._last >= max(self.every, self._cost / CHECKPOINT_SHARE):
             self._write(state)
 
     def flush(self) -> int:
@@ -133,6 +141,7 @@ class _Checkpoint:
         return self._written or 0
 
     def _write(self, state: dict):
+        t0 = time.monotonic()
         tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
         with open(tmp, "wb") as fh:
             np.savez(fh, rules=np.array(json.dumps(self.rules.to_dict(), sort_keys=True)),
@@ -141,6 +150,7 @@ class _Checkpoint:
             os.fsync(fh.fileno())
         os.replace(tmp, self.path)
         self._last = time.monotonic()
+        self._cost = self._last - t0
         self._written = int(state["layers_done"])
 
     def check(self):
