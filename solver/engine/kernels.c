@@ -57,6 +57,7 @@ typedef struct {
     int64_t *mv_off;         /* per move: (da (D + 1) + dst) KB, from the row of the turn total that rolls */
     int64_t *en_off;         /* per ending: (2 dist + rel) KB, into E */
     int64_t nrel, *rel;      /* the distributions of Go Nuts! rounds that add to the turn total */
+    int64_t *top;            /* per distribution: its largest gain of non-zero probability (0: none above 0) */
     double *V;               /* (G + maxda, D + 1, KB): each decision state's value; rows h .. h + maxda - 1 a win */
     double *Cg;              /* (G + 1, KB): value after banking g (b = 0) */
     double *E;               /* (2 nd, KB): a Go Nuts! round's value, absolute (rel = 0) or relative */
@@ -65,6 +66,7 @@ typedef struct {
 } TurnScratch;
 
 #define MOD(a, n) ((((a) % (n)) + (n)) % (n))
+#define PREV(k, n) ((k) == 0 ? (n) - 1 : (k) - 1)      /* MOD(k - 1, n) for 0 <= k < n, without dividing */
 
 static double dmax(double a, double b) { return b > a ? b : a; }
 static double dmin(double a, double b) { return b < a ? b : a; }
@@ -84,7 +86,10 @@ static int turn_scratch(TurnScratch *s, const Model *m, int64_t K) {
     s->win = calloc((size_t)KB, sizeof(double));
     s->unit = calloc((size_t)KB, sizeof(double));
     s->rel = malloc(sizeof(int64_t) * (size_t)nd);
-    if (!(s->mv_off && s->en_off && s->V && s->Cg && s->E && s->win && s->unit && s->rel)) return 0;
+    s->top = calloc((size_t)nd, sizeof(int64_t));
+    if (!(s->mv_off && s->en_off && s->V && s->Cg && s->E && s->win && s->unit && s->rel && s->top)) return 0;
+    for (int64_t j = 0; j < m->nd; j++)
+        for (int64_t g = 1; g <= G; g++) if (m->dists[j * (G + 1) + g] != 0.0) s->top[j] = g;
     s->nrel = 0;
     for (int64_t j = 0; j < m->nd; j++) if (m->rel_used[j]) s->rel[s->nrel++] = j;
     s->unit[K] = 1.0;
@@ -94,7 +99,7 @@ static int turn_scratch(TurnScratch *s, const Model *m, int64_t K) {
 }
 
 static void free_turn_scratch(TurnScratch *s) {
-    free(s->mv_off); free(s->en_off); free(s->V); free(s->Cg); free(s->E); free(s->win); free(s->unit); free(s->rel);
+    free(s->mv_off); free(s->en_off); free(s->V); free(s->Cg); free(s->E); free(s->win); free(s->unit); free(s->rel); free(s->top);
 }
 
 /* One turn of one state, a lane of turn_lanes: its inputs, its scratch and where its results go.
@@ -144,7 +149,7 @@ lane_open(const Model *m, Lane *l, const int64_t K, const int64_t N, const int64
         for (int64_t k = N; k < K; k++) c[k] = w[k] + 1.0;
     }
     for (int64_t t = h; t < h + s->maxda; t++)
-        for (int64_t n = 0; n < W1; n++)
+        for (int64_t n = 1; n < W1; n++)
             _Pragma("GCC unroll 8")
             for (int64_t v = 0; v < NV; v++) stv(V + t * RS + n * KB + VW * v, ldv(win + VW * v));
     for (int64_t j = 0; j < m->nd; j++) {
@@ -153,7 +158,8 @@ lane_open(const Model *m, Lane *l, const int64_t K, const int64_t N, const int64
             const double tl = tails[j * (G + 2) + h];
             _Pragma("GCC unroll 8")
             for (int64_t v = 0; v < NV; v++) a[v] = tl * ldv(win + VW * v);
-            for (int64_t g = 1; g < h; g++) {
+            const int64_t gend = s->top[j] + 1 < h ? s->top[j] + 1 : h;   /* zero terms add +0: left out */
+            for (int64_t g = 1; g < gend; g++) {
                 const double p = dists[j * (G + 1) + g];
                 _Pragma("GCC unroll 8")
                 for (int64_t v = 0; v < NV; v++) a[v] += p * ldv(Cg + g * KB + VW * v);
@@ -205,7 +211,8 @@ lanes_level(const Model *m, Lane *const *ln, int64_t t, const int64_t NA, const 
                 const double tl = tails[j * (G + 2) + h - t];
                 _Pragma("GCC unroll 8")
                 for (int64_t v = 0; v < NV; v++) a[v] = tl * ldv(s->win + VW * v);
-                for (int64_t x = (1 - t > 0 ? 1 - t : 0); x < h - t; x++) {
+                const int64_t xend = s->top[j] + 1 < h - t ? s->top[j] + 1 : h - t;   /* zero terms: +0 */
+                for (int64_t x = (1 - t > 0 ? 1 - t : 0); x < xend; x++) {
                     const double p = dists[j * (G + 1) + x];
                     _Pragma("GCC unroll 8")
                     for (int64_t v = 0; v < NV; v++) a[v] += p * ldv(s->Cg + (t + x) * KB + VW * v);
@@ -371,8 +378,8 @@ static double close_cycle(int64_t L, int64_t N, int64_t K, const double *C, cons
     double gap = 1.0 - coef;
     for (int64_t k = 0; k < K; k++) Wn[k] /= gap;
     for (int64_t i = L - 1; i > 0; i--) {
-        int64_t nxt = (i + 1) % L;
-        for (int64_t k = 0; k < N; k++) Wn[i * K + k] = C[i * K + k] + b[i] * Wn[nxt * K + MOD(k - 1, N)];
+        int64_t nxt = i + 1 == L ? 0 : i + 1;
+        for (int64_t k = 0; k < N; k++) Wn[i * K + k] = C[i * K + k] + b[i] * Wn[nxt * K + PREV(k, N)];
         for (int64_t k = N; k < K; k++) Wn[i * K + k] = C[i * K + k] + b[i] * Wn[nxt * K + k];
     }
     return gap;
@@ -476,7 +483,7 @@ static void iterate_orbit(const Model *m, int64_t L, const int64_t *members, con
             for (int64_t i = 0; i < L; i++) {
                 int64_t nxt = (i + 1) % L;
                 for (int64_t k = 0; k < N; k++) {
-                    double nw = C[i * N + k] + b[i] * Wn[nxt * N + MOD(k - 1, N)];
+                    double nw = C[i * N + k] + b[i] * Wn[nxt * N + PREV(k, N)];
                     residual = dmax(residual, fabs(nw - Wn[i * N + k]));
                     Wn[i * N + k] = nw;
                 }
@@ -498,7 +505,7 @@ static void iterate_orbit(const Model *m, int64_t L, const int64_t *members, con
             for (int64_t i = 0; i < L; i++) {
                 int64_t nxt = (i + 1) % L;
                 for (int64_t k = 0; k < N; k++)
-                    residual = dmax(residual, fabs(C[i * N + k] + b[i] * Wn[nxt * N + MOD(k - 1, N)] - Wn[i * N + k]));
+                    residual = dmax(residual, fabs(C[i * N + k] + b[i] * Wn[nxt * N + PREV(k, N)] - Wn[i * N + k]));
             }
             break;
         }
@@ -506,6 +513,25 @@ static void iterate_orbit(const Model *m, int64_t L, const int64_t *members, con
     stats[0] = (double)passes;
     stats[1] = residual;
     stats[2] = (settled || residual <= tol) ? 1.0 : 0.0;
+}
+
+/* A turn's decisions, dec[q] = 0 or 1 for the flattened (t, n), q < nq (those of n = 0 are 0: no
+ * decision is taken there), packed into row, most significant bit first, eight at a time: with the
+ * eight bytes b_0 .. b_7 read as one little-endian word x, bit 63 - i of x * 0x8040201008040201 is
+ * b_i and no other product term reaches bits 56 .. 63. dec may be read up to 7 bytes past nq. */
+static void pack_decisions(uint8_t *row, const uint8_t *dec, int64_t nq, int64_t nbytes) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    const int64_t full = 0;                            /* the word trick wants little-endian words */
+#else
+    const int64_t full = nq >> 3;
+#endif
+    for (int64_t k = 0; k < full; k++) {
+        uint64_t x;
+        memcpy(&x, dec + 8 * k, 8);
+        row[k] = (uint8_t)((x * UINT64_C(0x8040201008040201)) >> 56);
+    }
+    for (int64_t k = full; k < nbytes; k++) row[k] = 0;
+    for (int64_t q = full << 3; q < nq; q++) row[full] |= (uint8_t)(dec[q] << (7 - (q & 7)));
 }
 
 /* Solve the rotation orbit of state rep: policy iteration on the scalar y, exact linear solve
@@ -531,15 +557,7 @@ static void solve_orbit(const Model *m, int64_t rep, double *W, uint8_t *bits, d
     for (int64_t i = 0; i < L; i++) {
         int64_t idx = members[i], h = G - idx / Gpow;
         for (int64_t k = 0; k < N; k++) W[idx * N + k] = Wn[i * N + k];
-        uint8_t *row = bits + idx * m->nbytes;
-        memset(row, 0, (size_t)m->nbytes);
-        const uint8_t *dec = o->dec + i * plane;
-        for (int64_t t = 0; t < h; t++)
-            for (int64_t n = 1; n <= D; n++)
-                if (dec[t * W1 + n]) {
-                    int64_t q = t * W1 + n;
-                    row[q >> 3] |= (uint8_t)(128 >> (q & 7));
-                }
+        pack_decisions(bits + idx * m->nbytes, o->dec + i * plane, h * W1, m->nbytes);
         if (store_values) {
             double yi = y[i];
             double *rwr = rw + idx * G * W1, *swr = sw + idx * G * W1;
@@ -671,15 +689,7 @@ int respond_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, d
                 int64_t idx = members[i], h = G - idx / Gpow;
                 for (int64_t k = 0; k < N; k++) V[(i * S + idx) * N + k] = o.Wn[i * N + k];
                 if (!greedy[i]) continue;
-                uint8_t *row = bits + (i * S + idx) * m->nbytes;
-                memset(row, 0, (size_t)m->nbytes);
-                const uint8_t *d = o.dec + i * plane;
-                for (int64_t t = 0; t < h; t++)
-                    for (int64_t n = 1; n <= D; n++)
-                        if (d[t * W1 + n]) {
-                            int64_t q = t * W1 + n;
-                            row[q >> 3] |= (uint8_t)(128 >> (q & 7));
-                        }
+                pack_decisions(bits + (i * S + idx) * m->nbytes, o.dec + i * plane, h * W1, m->nbytes);
             }
         }
     }
