@@ -8,8 +8,16 @@ the same run. Issue 9's goals, each printed as a ratio with PASS or MISS:
      for 2, 3 and 4 players at targets 20, 50 and 70
   5. a hostile table is refused in < 0.5 s with peak memory < 2x that of loading the real one
 
+and issue 20's, against the solver before it (revision d5fbd54, checked out beside this one by
+``bench/baseline.py``), the same builds interleaved, best of 3:
+
+  6. build 4 players, target 50: at most 20 s whole process and 1 GiB peak; 2 and 3 players no
+     slower (ratio at most 1.05: these builds take a second or less, and the machine's noise is
+     about that)
+
     python bench/bench_process.py              # everything (4 players at target 70: ~5 min, ~4 GiB)
-    python bench/bench_process.py --quick      # goals 1, 3 and 5, and the estimates up to 3 players
+    python bench/bench_process.py --quick      # goals 1, 3 and 5, the estimates up to 3 players, 6 without 4 players
+    python bench/bench_process.py --only 6     # issue 20's goal alone (about 4 minutes)
 
 Machines here are shared and noisy: every timing is the best of several runs, interleaved with
 its baseline. Builds run with a fresh output each time and the C kernel already compiled (the
@@ -72,6 +80,47 @@ def best(cmds, repeats):
 
 def cli(*args):
     return [sys.executable, "-m", "cli", *map(str, args)]
+
+
+def goal_before(tmp, repeats, four):
+    """Issue 20: our builds against the same builds by the solver before it, interleaved."""
+    from bench.baseline import BEFORE_ISSUE_20, checkout
+    games = [(2, 50), (3, 50)] + ([(4, 50)] if four else [])
+    with checkout(BEFORE_ISSUE_20) as old:
+        if old is None:
+            print(f"6. skipped: revision {BEFORE_ISSUE_20} is not in this clone (git archive failed)")
+            return {}
+        cache = tmp / "before-cache"
+        env = {**os.environ, "GONUTS_SOLVE_CACHE": str(cache)}
+        prime = [sys.executable, "-m", "cli", "build", "--target", "5", "--out", str(tmp / "p.npz")]
+        subprocess.run(prime, cwd=old, env=env, check=True, capture_output=True)   # its kernel, compiled once
+        print(f"6. against the solver before issue 20 (revision {BEFORE_ISSUE_20}), whole process, best of "
+              f"{repeats}:")
+        rows = []
+        for N, G in games:
+            args = ("build", "--players", N, "--target", G, "--json")
+            ours, before = None, None
+            for _ in range(repeats):
+                r = run(cli(*args, "--out", tmp / "ours.npz"))
+                ours = r if ours is None or r[0] < ours[0] else ours
+                t0 = time.perf_counter()
+                p = subprocess.run([sys.executable, "-m", "cli", *map(str, args), "--out", str(tmp / "old.npz")],
+                                   cwd=old, env=env, capture_output=True)
+                if p.returncode != 0:
+                    raise SystemExit(f"the solver before issue 20 failed: {p.stderr.decode().strip()}")
+                wall = time.perf_counter() - t0
+                before = wall if before is None else min(before, wall)
+            ratio = ours[0] / before
+            if N == 4:
+                ok = ours[0] <= 20 and ours[1] <= 2**30
+                goal = "goal <= 20 s, <= 1 GiB"
+            else:
+                ok, goal = ratio <= 1.05, "goal: no slower"
+            print(f"   {N} players, target {G}: ours {ours[0]:.2f} s ({ours[1] / 2**20:.0f} MiB peak), before "
+                  f"{before:.2f} s: ratio {ratio:.2f} ({goal}): {verdict(ok)}")
+            rows.append({"players": N, "target": G, "ours_s": ours[0], "ours_peak": ours[1], "before_s": before,
+                         "ratio": ratio})
+        return {"before_issue_20": rows}
 
 
 def verdict(ok):
@@ -187,8 +236,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="skip 4 players (estimates up to 3 players)")
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--only", choices=[str(k) for k in range(1, 7)], action="append",
+                    help="run only these goals (repeatable)")
     ap.add_argument("--json", help="write the numbers to this file")
     args = ap.parse_args()
+    want = set(args.only or [str(k) for k in range(1, 7)])
     env_cache = tempfile.mkdtemp(prefix="gonuts-bench-cache-")
     os.environ.setdefault("GONUTS_SOLVE_CACHE", env_cache)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; table cache {os.environ['GONUTS_SOLVE_CACHE']}")
@@ -197,11 +249,18 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         out = {}
-        out.update(goal_build2(tmp, args.repeats))
-        out.update(goal_build34(tmp, max(2, args.repeats // 2), not args.quick))
-        out.update(goal_advise(args.repeats * 3))
-        out["estimates"] = goal_estimates(tmp, (2, 3) if args.quick else (2, 3, 4), (20, 50, 70))
-        out.update(goal_hostile(tmp))
+        if "1" in want:
+            out.update(goal_build2(tmp, args.repeats))
+        if "2" in want:
+            out.update(goal_build34(tmp, max(2, args.repeats // 2), not args.quick))
+        if "3" in want:
+            out.update(goal_advise(args.repeats * 3))
+        if "4" in want:
+            out["estimates"] = goal_estimates(tmp, (2, 3) if args.quick else (2, 3, 4), (20, 50, 70))
+        if "5" in want:
+            out.update(goal_hostile(tmp))
+        if "6" in want:
+            out.update(goal_before(tmp, 3, not args.quick))
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
 

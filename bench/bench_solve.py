@@ -4,6 +4,7 @@
     python bench/bench_solve.py --players 2,3   # 3 players adds about a minute of plain iteration
     python bench/bench_solve.py --players 4     # 4 players: ours only (plain VI cannot hold its arrays)
     python bench/bench_solve.py --advise        # advise latency, Python start-up included
+    python bench/bench_solve.py --players 2,3,4 --before   # against the solver before issue 20, same run
 
 Machines here are shared and noisy: read the ratios, not the seconds. Ours is the
 best of several runs after a warm-up (the numba kernel compiles once and is cached).
@@ -82,6 +83,53 @@ def bench_four(target, preset_name):
             "first_player_win": d["fpw"]}
 
 
+CHILD = """
+import hashlib, json, resource, sys, time
+sys.path.insert(0, {root!r})
+from solver.engine.solve import solve
+from solver.game.rules import preset
+from solver.game.turn import turn_model
+warm = preset("rulebook", players={N}, target=5)
+solve(turn_model(warm), {N}, 5)
+model = turn_model(preset({rules!r}, players={N}, target={G}))
+t0 = time.perf_counter()
+res = solve(model, {N}, {G})
+s = time.perf_counter() - t0
+digest = hashlib.sha256(res.start_win.tobytes() + res.roll_bits.tobytes()).hexdigest()
+print(json.dumps({{"s": s, "digest": digest, "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}}))
+"""
+
+
+def bench_before(players, target, rules, repeats):
+    """Issue 20: the solve alone, ours against the solver before it (``bench/baseline.py``), each in a child
+    process of its own checkout, interleaved, best of ``repeats``; the two must give the same bits."""
+    from bench.baseline import BEFORE_ISSUE_20, checkout
+    rows = []
+    with checkout(BEFORE_ISSUE_20) as old:
+        if old is None:
+            print(f"skipped: revision {BEFORE_ISSUE_20} is not in this clone")
+            return rows
+        env = {**os.environ, "GONUTS_SOLVE_CACHE": str(old / ".cache")}
+        for N in players:
+            best = {}
+            for _ in range(repeats):
+                for who, root, e in (("ours", ROOT, None), ("before", old, env)):
+                    code = CHILD.format(root=str(root), N=N, G=target, rules=rules)
+                    p = subprocess.run([sys.executable, "-c", code], cwd=root, env=e, capture_output=True, text=True)
+                    if p.returncode != 0:
+                        raise SystemExit(f"{who}: {p.stderr.strip()[-500:]}")
+                    d = json.loads(p.stdout.strip().splitlines()[-1])
+                    if who not in best or d["s"] < best[who]["s"]:
+                        best[who] = d
+            ours, before = best["ours"], best["before"]
+            same = ours["digest"] == before["digest"]
+            print(f"{N} players, target {target}, {rules}: solve ours {ours['s']:.3f} s, before issue 20 "
+                  f"{before['s']:.3f} s: ratio {ours['s'] / before['s']:.2f}; same bits: {same}")
+            rows.append({"players": N, "target": target, "rules": rules, "ours_s": ours["s"],
+                         "before_s": before["s"], "ratio": ours["s"] / before["s"], "same_bits": same})
+    return rows
+
+
 def bench_advise(repeats=7):
     cmd = [sys.executable, "-m", "cli", "advise", "--scores", "23,31", "--turn", "7", "--dice", "3"]
     times = []
@@ -106,8 +154,15 @@ def main():
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--no-plain", action="store_true", help="skip the plain value iteration")
     ap.add_argument("--advise", action="store_true", help="also time advise as a user runs it")
+    ap.add_argument("--before", action="store_true",
+                    help="time the solver before issue 20 against ours instead (same run, best of --repeats)")
     ap.add_argument("--json", help="write the rows to this file")
     args = ap.parse_args()
+    if args.before:
+        rows = bench_before([int(x) for x in args.players.split(",")], args.target, args.rules, args.repeats)
+        if args.json:
+            Path(args.json).write_text(json.dumps(rows, indent=1))
+        return
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; warming up the compiled kernel ...")
     time_ours(preset(target=5), 1)
     rows = []

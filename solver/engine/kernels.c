@@ -171,6 +171,20 @@ lane_open(const Model *m, Lane *l, const int64_t K, const int64_t N, const int64
     }
 }
 
+/* a[i] += p[e] (the slot at src[i] + off[e]) for e0 <= e < e1, in that order, for each of the NA lanes. */
+static inline __attribute__((always_inline)) void
+lanes_add(vec a[][MAX_NV], const double *const *src, const double *restrict p, const int64_t *restrict off,
+          int64_t e0, int64_t e1, const int64_t NA, const int64_t NV) {
+    for (int64_t e = e0; e < e1; e++) {
+        const double pe = p[e];
+        const int64_t o = off[e];
+        _Pragma("GCC unroll 4")
+        for (int64_t i = 0; i < NA; i++)
+            _Pragma("GCC unroll 8")
+            for (int64_t v = 0; v < NV; v++) a[i][v] += pe * ldv(src[i] + o + VW * v);
+    }
+}
+
 /* Turn total t of the NA lanes ln[0..NA-1] (all with h > t), interleaved: the lanes' sums are
  * independent chains of additions, so the processor overlaps them; each keeps its own order.
  * A move past the target reads a row t >= h of V, which holds winv with b = 0: the sums are
@@ -233,22 +247,8 @@ lanes_level(const Model *m, Lane *const *ln, int64_t t, const int64_t NA, const 
         for (int64_t i = 0; i < NA; i++)
             _Pragma("GCC unroll 8")
             for (int64_t v = 0; v < NV; v++) a[i][v] = (vec){0.0};
-        for (int64_t e = mv_ptr[n]; e < mv_ptr[n + 1]; e++) {
-            const double p = mv_p[e];
-            const int64_t o = mv_off[e];
-            _Pragma("GCC unroll 4")
-            for (int64_t i = 0; i < NA; i++)
-                _Pragma("GCC unroll 8")
-                for (int64_t v = 0; v < NV; v++) a[i][v] += p * ldv(row[i] + o + VW * v);
-        }
-        for (int64_t e = en_ptr[n]; e < en_ptr[n + 1]; e++) {
-            const double p = en_p[e];
-            const int64_t o = en_off[e];
-            _Pragma("GCC unroll 4")
-            for (int64_t i = 0; i < NA; i++)
-                _Pragma("GCC unroll 8")
-                for (int64_t v = 0; v < NV; v++) a[i][v] += p * ldv(E[i] + o + VW * v);
-        }
+        lanes_add(a, (const double *const *)row, mv_p, mv_off, mv_ptr[n], mv_ptr[n + 1], NA, NV);   /* moves, */
+        lanes_add(a, E, en_p, en_off, en_ptr[n], en_ptr[n + 1], NA, NV);                   /* then rounds */
         const int64_t q = t * W1 + n;
         _Pragma("GCC unroll 4")
         for (int64_t i = 0; i < NA; i++) {

@@ -9,12 +9,12 @@ from solver.errors import GonutsError
 from solver.game.rules import Rules
 
 # Measured with bench/bench_process.py on the reference 2-core machine (whole processes, the C
-# kernel compiled): the solve per decision node (start state x turn points x live dice),
-# 4.6e-8 s at 3 players and 5.3e-8 s at 4 (target 50; 9e-8 at 4 players, target 70, whose
-# arrays no longer fit any cache); writing the table per byte of its arrays (zlib level 1 and
-# the checksum), about 1e-8 s; and the process around them (interpreter, imports, payouts),
-# about 0.35 s. The benchmark checks the estimate against whole builds.
-SECONDS_PER_NODE = 5e-8
+# kernel compiled, AVX): the solve per decision node (start state x turn points x live dice),
+# 1.9e-8 s at 4 players and 2.0e-8 to 2.6e-8 s at 3 (targets 50 and 70; issue 20's kernel, about
+# 3x faster than the one before); writing the table per byte of its arrays (deflate at level 1 where
+# it pays, and the checksum), about 1e-8 s; and the process around them (interpreter, imports,
+# payouts), about 0.35 s. The benchmark checks the estimate against whole builds.
+SECONDS_PER_NODE = 2e-8
 SAVE_SECONDS_PER_BYTE = 1.0e-8
 START_SECONDS = 0.35
 BASE_BYTES = 80 * 2**20      # Python and numpy before any array
