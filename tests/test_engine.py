@@ -310,3 +310,30 @@ def test_the_compile_message_appears_only_when_compiling(tmp_path):
     assert all(p.returncode == 0 for p in runs), runs[0].stderr
     assert "compiling the solver" in runs[0].stderr
     assert "compiling" not in runs[1].stderr
+
+
+def test_progress_counts_the_work_of_each_layer():
+    """A layer's orbits cost about N G - S turn totals each (S its score sum): the progress bar counts
+    that, so its percentage keeps time although later layers cost more per orbit. Checked against the
+    exact count of turn totals over every orbit's members."""
+    N, G = 4, 20
+    reps, ptr = engine.orbit_layers(N, G)
+    work = engine.layer_work(N, G, ptr)
+    Gpow = G ** (N - 1)
+    exact = []
+    for lo, hi in zip(ptr[:-1], ptr[1:]):
+        total = 0
+        for rep in reps[lo:hi]:
+            idx = int(rep)
+            for _ in range(N):
+                total += G - idx // Gpow
+                idx = (idx % Gpow) * G + idx // Gpow
+                if idx == rep:
+                    break
+        exact.append(total)
+    exact = np.cumsum([0] + exact)
+    assert work[0] == 0 and np.all(np.diff(work) >= 0)
+    assert np.abs(work / work[-1] - exact / exact[-1]).max() < 0.01      # short orbits are few
+    seen = []
+    solve(turn_model(preset(players=2, target=12)), 2, 12, progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1][0] == seen[-1][1] and all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))

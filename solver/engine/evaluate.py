@@ -24,7 +24,7 @@ import numpy as np
 
 from solver.engine.bits import packed_width
 from solver.engine.kernels import Kernel
-from solver.engine.solve import model_arrays, orbit_layers
+from solver.engine.solve import layer_work, model_arrays, orbit_layers
 from solver.errors import GonutsError
 from solver.game.turn import TurnModel
 
@@ -76,6 +76,7 @@ def evaluate(model: TurnModel, players: int, target: int, seat_bits, progress=No
         pbits[a] = np.asarray(bits, dtype=np.uint8).reshape(G ** N, nbytes)
     arrays = model_arrays(model, G)
     reps, ptr = orbit_layers(N, G, canonical=False)
+    work = layer_work(N, G, ptr)
     V = np.zeros((N, G ** N, N + 1))
     gaps = np.ones(len(reps))
     with Kernel(N, N + 1, G, D, model.start, nbytes, arrays) as kernel:
@@ -84,7 +85,7 @@ def evaluate(model: TurnModel, players: int, target: int, seat_bits, progress=No
             if hi > lo:
                 kernel.evaluate_layer(reps[lo:hi], V, pbits, gaps[lo:hi])
             if progress is not None:
-                progress(int(hi), len(reps))
+                progress(int(work[layer + 1]), int(work[-1]))
     if gaps.min() <= 1e-14:
         s = np.unravel_index(reps[int(np.argmin(gaps))], (G,) * N)
         raise GonutsError(f"these policies never end the game from scores {tuple(int(x) for x in s)}: "

@@ -30,6 +30,7 @@ from solver.engine.solve import (
     MAX_VI,
     TOLERANCE,
     convergence,
+    layer_work,
     model_arrays,
     orbit_layers,
 )
@@ -71,6 +72,7 @@ def respond(model: TurnModel, players: int, target: int, seat_bits, greedy, *, t
             pbits[a] = np.asarray(b, dtype=np.uint8).reshape(S, nbytes)
     mask = np.array([a in greedy for a in range(N)], dtype=np.uint8)
     reps, ptr = orbit_layers(N, G, canonical=False)
+    work = layer_work(N, G, ptr)
     V = np.zeros((N, S, N))
     stats = np.zeros((len(reps), 3))
     with Kernel(N, N, G, D, model.start, nbytes, model_arrays(model, G)) as kernel:
@@ -79,7 +81,7 @@ def respond(model: TurnModel, players: int, target: int, seat_bits, greedy, *, t
             if hi > lo:
                 kernel.respond_layer(reps[lo:hi], V, pbits, mask, pbits, tol, EPS, MAX_PI, MAX_VI, stats[lo:hi])
             if progress is not None:
-                progress(int(hi), len(reps))
+                progress(int(work[layer + 1]), int(work[-1]))
     residual, converged, iterations = convergence(stats, tol, "best response")
     return ResponseResult(N, G, greedy, pbits, V, converged, residual, iterations, tol,
                           time.perf_counter() - t0)

@@ -123,6 +123,15 @@ def orbit_layers(players: int, target: int, canonical: bool = True):
     return reps, ptr
 
 
+def layer_work(players: int, target: int, ptr: np.ndarray) -> np.ndarray:
+    """Work done by the end of each layer, for a progress bar that keeps time: a turn from banked score
+    s_0 has G - s_0 turn totals, so an orbit of the layer with score sum S costs about N G - S. Its
+    entry l is the work of layers 0 .. l - 1 (descending sums, as ``orbit_layers`` gives them)."""
+    N, G = players, target
+    sums = N * (G - 1) - np.arange(len(ptr) - 1)
+    return np.concatenate([[0], np.cumsum(np.diff(ptr) * (N * G - sums))]).astype(np.int64)
+
+
 def model_arrays(model: TurnModel, target: int):
     D = model.substates
     mv = np.sort(model.moves, order=["src"], kind="stable")
@@ -181,7 +190,7 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
           store_values: bool | None = None, progress=None, resume=None, checkpoint=None) -> SolveResult:
     """Solve the game for max-n optimal play. See the module docstring.
 
-    ``progress(done, total)`` is called after each layer with orbit counts.
+    ``progress(done, total)`` is called after each layer, in units of work (``layer_work``).
     ``resume`` is a saved state from ``checkpoint`` (a callable taking a dict of
     arrays after each layer, returning nothing) to continue from.
     """
@@ -208,6 +217,7 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
             rw = np.zeros((G ** N, G, D + 1))
             sw = np.zeros((G ** N, G, D + 1))
     dummy = np.zeros((1, 1, 1))
+    work = layer_work(N, G, ptr)
     t_setup = time.perf_counter() - t0
     total_states = G ** N
     with Kernel(N, N, G, D, model.start, nbytes, arrays) as kernel:
@@ -221,7 +231,7 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
                 checkpoint({"W": W, "bits": bits, "stats": stats, "layers_done": layer + 1,
                             **({"rw": rw, "sw": sw} if store_values else {})})
             if progress is not None:
-                progress(int(ptr[layer + 1]), len(reps))
+                progress(int(work[layer + 1]), int(work[-1]))
     seconds = time.perf_counter() - t0
     residual, converged, iterations = convergence(stats, tol, "solve")
     shape = (G,) * N
