@@ -21,7 +21,7 @@ and issue 20's, against the solver before it (revision d5fbd54, checked out besi
 
 Machines here are shared and noisy: every timing is the best of several runs, interleaved with
 its baseline. Builds run with a fresh output each time and the C kernel already compiled (the
-first build compiles it once, in about a second; run once before timing).
+first build compiles it once, in about 3 s; run once before timing).
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 The shared library is built on first use with ``$CC`` (else ``cc``, ``gcc`` or
 ``clang``) into the table cache (``$GONUTS_SOLVE_CACHE``, else
 ``~/.cache/gonuts-solve``), named by a hash of the source, the flags and the
-compiler, and loaded with ctypes. Compiling takes well under a second; loading
+compiler, and loaded with ctypes. Compiling takes about 3 s, once; loading
 takes a millisecond. ctypes releases the GIL during a call, so a layer's orbits
 are shared among threads (one per core): orbits of one layer read only finished
 layers and write only their own states.
