@@ -102,6 +102,33 @@ static void free_turn_scratch(TurnScratch *s) {
     free(s->mv_off); free(s->en_off); free(s->V); free(s->Cg); free(s->E); free(s->win); free(s->unit); free(s->rel); free(s->top);
 }
 
+/* The value of a Go Nuts! round: tl winv + sum over x0 <= x < x1 of d[x] (the slot at cg + x KB), x
+ * ascending, into out, with its b. Terms past the distribution's top are zero and add +0 to a sum that
+ * is never -0, so x1 stops there. */
+static inline __attribute__((always_inline)) void
+round_value(double *out, double tl, const double *d, const double *cg, int64_t x0, int64_t x1, int64_t top,
+            double b, const double *win, const int64_t K, const int64_t NV) {
+    const int64_t KB = VW * NV, end = top + 1 < x1 ? top + 1 : x1;
+    vec a[MAX_NV];
+    _Pragma("GCC unroll 8")
+    for (int64_t v = 0; v < NV; v++) a[v] = tl * ldv(win + VW * v);
+    for (int64_t x = x0; x < end; x++) {
+        const double p = d[x];
+        _Pragma("GCC unroll 8")
+        for (int64_t v = 0; v < NV; v++) a[v] += p * ldv(cg + x * KB + VW * v);
+    }
+    _Pragma("GCC unroll 8")
+    for (int64_t v = 0; v < NV; v++) stv(out + VW * v, a[v]);
+    out[K] = b;
+}
+
+/* Stopping at turn total t: its own component c_0 and its b (at t = 0 the turn gains nothing: x). */
+static inline double stop_c0(const TurnScratch *s, int64_t t) { return t == 0 ? 0.0 : s->Cg[t * s->KB]; }
+static inline double stop_b(int64_t t) { return t == 0 ? 1.0 : 0.0; }
+
+/* The greedy decision at y, from the roll's and the stop's (c_0, b): roll only when strictly better. */
+static inline int rolls(double A, double B, double y) { return A + B * y > 0.0; }
+
 /* One turn of one state, a lane of turn_lanes: its inputs, its scratch and where its results go.
  *
  * Backward induction over the turn from state idx, the 0-gain continuation unknown. Every value
@@ -152,23 +179,10 @@ lane_open(const Model *m, Lane *l, const int64_t K, const int64_t N, const int64
         for (int64_t n = 1; n < W1; n++)
             _Pragma("GCC unroll 8")
             for (int64_t v = 0; v < NV; v++) stv(V + t * RS + n * KB + VW * v, ldv(win + VW * v));
-    for (int64_t j = 0; j < m->nd; j++) {
-        if (m->abs_used[j]) {
-            vec a[MAX_NV];
-            const double tl = tails[j * (G + 2) + h];
-            _Pragma("GCC unroll 8")
-            for (int64_t v = 0; v < NV; v++) a[v] = tl * ldv(win + VW * v);
-            const int64_t gend = s->top[j] + 1 < h ? s->top[j] + 1 : h;   /* zero terms add +0: left out */
-            for (int64_t g = 1; g < gend; g++) {
-                const double p = dists[j * (G + 1) + g];
-                _Pragma("GCC unroll 8")
-                for (int64_t v = 0; v < NV; v++) a[v] += p * ldv(Cg + g * KB + VW * v);
-            }
-            _Pragma("GCC unroll 8")
-            for (int64_t v = 0; v < NV; v++) stv(E + 2 * j * KB + VW * v, a[v]);
-            E[2 * j * KB + K] = dists[j * (G + 1)];
-        }
-    }
+    for (int64_t j = 0; j < m->nd; j++)
+        if (m->abs_used[j])
+            round_value(E + 2 * j * KB, tails[j * (G + 2) + h], dists + j * (G + 1), Cg, 1, h, s->top[j],
+                        dists[j * (G + 1)], win, K, NV);
 }
 
 /* a[i] += p[e] (the slot at src[i] + off[e]) for e0 <= e < e1, in that order, for each of the NA lanes. */
@@ -207,7 +221,7 @@ lanes_level(const Model *m, Lane *const *ln, int64_t t, const int64_t NA, const 
         row[i] = s->V + t * RS;
         E[i] = s->E;
         stop[i] = t == 0 ? s->unit : s->Cg + t * KB;
-        sc0[i] = t == 0 ? 0.0 : s->Cg[t * KB];
+        sc0[i] = stop_c0(s, t);
         rwc[i] = l->rwc;
         rwb[i] = l->rwb;
         dec[i] = l->dec;
@@ -218,29 +232,16 @@ lanes_level(const Model *m, Lane *const *ln, int64_t t, const int64_t NA, const 
         lo[i] = *l->lo;
         hi[i] = *l->hi;
         const int64_t h = l->h;
-        for (int64_t r = 0; r < s->nrel; r++) {
+        for (int64_t r = 0; r < s->nrel; r++) {              /* the rounds that add to the turn total */
             const int64_t j = s->rel[r];
-            {
-                vec a[MAX_NV];
-                const double tl = tails[j * (G + 2) + h - t];
-                _Pragma("GCC unroll 8")
-                for (int64_t v = 0; v < NV; v++) a[v] = tl * ldv(s->win + VW * v);
-                const int64_t xend = s->top[j] + 1 < h - t ? s->top[j] + 1 : h - t;   /* zero terms: +0 */
-                for (int64_t x = (1 - t > 0 ? 1 - t : 0); x < xend; x++) {
-                    const double p = dists[j * (G + 1) + x];
-                    _Pragma("GCC unroll 8")
-                    for (int64_t v = 0; v < NV; v++) a[v] += p * ldv(s->Cg + (t + x) * KB + VW * v);
-                }
-                _Pragma("GCC unroll 8")
-                for (int64_t v = 0; v < NV; v++) stv(s->E + (2 * j + 1) * KB + VW * v, a[v]);
-                s->E[(2 * j + 1) * KB + K] = t == 0 ? dists[j * (G + 1)] : 0.0;
-            }
+            round_value(s->E + (2 * j + 1) * KB, tails[j * (G + 2) + h - t], dists + j * (G + 1), s->Cg + t * KB,
+                        1 - t > 0 ? 1 - t : 0, h - t, s->top[j], t == 0 ? dists[j * (G + 1)] : 0.0, s->win, K, NV);
         }
     }
     const int64_t *restrict mv_ptr = m->mv_ptr, *restrict en_ptr = m->en_ptr;
     const int64_t *restrict mv_off = ln[0]->s->mv_off, *restrict en_off = ln[0]->s->en_off;
     const double *restrict mv_p = m->mv_p, *restrict en_p = m->en_p;
-    const double sb = t == 0 ? 1.0 : 0.0;
+    const double sb = stop_b(t);
     for (int64_t n = 1; n <= D; n++) {
         vec a[MAX_LANES][MAX_NV];
         _Pragma("GCC unroll 4")
@@ -265,7 +266,7 @@ lanes_level(const Model *m, Lane *const *ln, int64_t t, const int64_t NA, const 
                 roll = (pbits[i][q >> 3] & (128 >> (q & 7))) != 0;
             } else {
                 const double A = rc0 - sc0[i], B = rb - sb;
-                roll = A + B * y[i] > 0.0;
+                roll = rolls(A, B, y[i]);
                 if (B != 0.0) {
                     const double edge = -A / B;
                     if (roll == (B > 0.0)) lo[i] = dmax(lo[i], edge); else hi[i] = dmin(hi[i], edge);
@@ -313,12 +314,6 @@ turn_lanes_k(const Model *m, int64_t nl, Lane *lanes, const int64_t K, const int
     }
 }
 
-/* turn_lanes_k with the component count K and the players N known to the compiler for the usual
- * games, so that the loops over components and lanes are unrolled and kept in registers; NL lanes
- * at a time (the members of an orbit, up to MAX_LANES). Other games take one lane at a time and
- * MAX_NV vectors per slot. Every lane's additions keep their order, whatever the lanes and the slot
- * width (the padding is zeros), so the bits are those of one turn at a time. */
-
 /* One compiled function per game and lane count: small functions keep the compile short. */
 #define LEVELS(KK, NN, NV)                                                                               \
     static __attribute__((noinline)) void level_##KK##_##NN(const Model *m, Lane *const *ln, int64_t t,  \
@@ -348,6 +343,11 @@ static __attribute__((noinline)) void level_any(const Model *m, Lane *const *ln,
     lanes_level(m, ln, t, 1, K, MAX_NV);
 }
 
+/* turn_lanes_k with the component count K and the players N known to the compiler for the usual
+ * games, so that the loops over components and lanes are unrolled and kept in registers; NL lanes
+ * at a time (the members of an orbit, up to MAX_LANES). Other games take one lane at a time and
+ * MAX_NV vectors per slot. Every lane's additions keep their order, whatever the lanes and the slot
+ * width (the padding is zeros), so the bits are those of one turn at a time. */
 static void turn_lanes(const Model *m, int64_t nl, Lane *lanes, int64_t K, const double *winv) {
     const int64_t N = m->N, NL = SPECIALIZED(K, N) ? (N < MAX_LANES ? N : MAX_LANES) : 1;
     for (int64_t i0 = 0; i0 < nl; i0 += NL) {
@@ -429,12 +429,12 @@ static int changes(const Model *m, const TurnScratch *s, int64_t idx, double y, 
     if (fixed) return 0;
     const int64_t W1 = m->D + 1, h = m->G - idx / m->Gpow;
     for (int64_t t = 0; t < h; t++) {
-        const double sc0 = t == 0 ? 0.0 : s->Cg[t * s->KB], sb = t == 0 ? 1.0 : 0.0;
+        const double sc0 = stop_c0(s, t), sb = stop_b(t);
         for (int64_t n = 1; n <= m->D; n++) {
             const int64_t q = t * W1 + n;
             if (t == 0 && n == m->start) continue;
             const double A = rwc[q] - sc0, B = rwb[q] - sb;
-            if ((A + B * y > 0.0) != (dec[q] != 0)) return 1;
+            if (rolls(A, B, y) != (dec[q] != 0)) return 1;
         }
     }
     return 0;
@@ -561,16 +561,14 @@ static void solve_orbit(const Model *m, int64_t rep, double *W, uint8_t *bits, d
         if (store_values) {
             double yi = y[i];
             double *rwr = rw + idx * G * W1, *swr = sw + idx * G * W1;
-            const double *rwc = o->rwc + i * plane, *rwb = o->rwb + i * plane, *Cg = o->ts[i].Cg;
-            const int64_t KB = o->ts[i].KB;
+            const double *rwc = o->rwc + i * plane, *rwb = o->rwb + i * plane;
             for (int64_t t = 0; t < G; t++) {
                 rwr[t * W1] = 0.0;
                 swr[t * W1] = 0.0;
                 for (int64_t n = 1; n <= D; n++) {
                     if (t < h) {
                         rwr[t * W1 + n] = rwc[t * W1 + n] + rwb[t * W1 + n] * yi;
-                        const double swc = t == 0 ? 0.0 : Cg[t * KB], swb = t == 0 ? 1.0 : 0.0;
-                        swr[t * W1 + n] = swc + swb * yi;
+                        swr[t * W1 + n] = stop_c0(&o->ts[i], t) + stop_b(t) * yi;
                     } else {
                         rwr[t * W1 + n] = 1.0;
                         swr[t * W1 + n] = 1.0;
