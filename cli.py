@@ -13,11 +13,12 @@ import sys
 import click
 
 from solver import __version__
-from solver.commands import games, text
+from solver.commands import games, signals, text
 from solver.commands.options import EXIT_INTERNAL, EXIT_REFUSED, EXIT_USAGE, READINGS, Bounded, emit
 from solver.commands.options import json_option, policies_option, rule_options, table_option
 from solver.commands.progress import progress
-from solver.errors import GonutsError, StateError, TableError, UsageError
+from solver.errors import GonutsError, StateError, TableError, UsageError, one_line
+from solver.files import check_destination, destination
 
 # Each command imports what it needs when it runs (deferred for start-up: advise must not pay for numpy).
 
@@ -39,8 +40,9 @@ def cli():
 
 @cli.command()
 @rule_options
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Where to write the table. [default: ./<game>-<N>p-t<target>-<rules>.npz]")
+@click.option("--out", type=click.Path(), default=None,
+              help="Where to write the table; a folder (or a path ending in /) gets the default name in it. "
+                   "[default: ./<game>-<N>p-t<target>-<rules>.npz]")
 @click.option("--resume", is_flag=True, help="Continue an interrupted build of the same --out from its checkpoint.")
 @click.option("--checkpoint-every", type=Bounded(0, real=True), default=None, metavar="SECONDS",
               help="Save finished layers for --resume at most this often. [default: 60; after each save, "
@@ -50,15 +52,17 @@ def cli():
 def build(knobs, out, resume, checkpoint_every, force, as_json):
     """Solve a game for optimal play and write its table (.npz)."""
     rules = games.make_rules(knobs)
-    rep = games.build_with_progress(rules, out or games.table_name(rules), resume=resume, force=force,
+    out = destination(out or ".", games.table_name(rules))
+    rep = games.build_with_progress(rules, out, resume=resume, force=force,
                                     quiet=as_json, checkpoint_every=checkpoint_every)
     emit(as_json, text.build_json(rules, rep), lambda: text.build(rep))
 
 
 @cli.command()
-@click.option("--scores", required=True, metavar="S0,S1,...", help="Banked scores in turn order, the player to move first.")
-@click.option("--turn", type=int, default=0, show_default=True, help="Points collected so far this turn.")
-@click.option("--dice", type=int, default=None,
+@click.option("--scores", required=True, metavar="S0,S1,...",
+              help="Banked scores in turn order, yours (the player to move) first.")
+@click.option("--turn", type=Bounded(0), default=0, show_default=True, help="Points collected so far this turn.")
+@click.option("--dice", type=Bounded(), default=None,
               help="Live dice, 1 to 5. [default: 5, the start of a turn; Pig is played with one die: 1]")
 @click.option("--explain", is_flag=True, help="Also say why: where optimal play stops, the next roll's risks, "
               "and what this turn adds if you roll (with --json: an explain object).")
@@ -72,21 +76,23 @@ def advise(scores, turn, dice, explain, table_path, knobs, as_json):
     5 dice), where the first roll is forced: the answer is then your chance of
     winning from here.
     """
-    from solver.play.advise import advise_path, check_dice, table_rules
+    from solver.play.advise import advise_path, check_explainable, check_state, table_rules
     score_list = games.ints(scores, "--scores")
-    if dice is not None and not table_path:     # before any table is built for the question
-        check_dice(1 if knobs.get("game") == "pig" else 5, dice)
-
-    def read(path, rules):                     # no --dice: all the game's dice (5, or Pig's one)
-        return advise_path(path, score_list, turn, rules.substates if dice is None else dice, expect=rules)
     if table_path:
-        have = table_rules(table_path)
-        games.check_against(have, knobs)
-        a, rules = read(table_path, have)
+        rules = table_rules(table_path)
+        games.check_against(rules, knobs)
     else:
         if not 2 <= len(score_list) <= 4 and "players" not in knobs:
             raise StateError(f"give 2 to 4 scores, one per player; got {len(score_list)}")
-        a, rules = games.load_for(knobs, len(score_list), read)
+        rules = games.rules_for(knobs, len(score_list))
+    dice = rules.substates if dice is None else dice      # no --dice: all the game's dice (5, or Pig's one)
+    check_state(rules, score_list, turn, dice)             # the whole question, before any table is built
+    if explain:
+        check_explainable(rules)
+
+    def read(path, rules):
+        return advise_path(path, score_list, turn, dice, expect=rules)
+    a, rules = read(table_path, rules) if table_path else games.load_for(knobs, len(score_list), read)
     why = games.explain_for(table_path, rules, a) if explain else None
     emit(as_json, {**a.to_dict(), "rules": rules.to_dict(), **({"explain": why} if why else {})},
          lambda: text.advice(rules, a) + (("\n" + text.explain(rules, a, why)) if why else ""))
@@ -104,7 +110,7 @@ def info(path, as_json):
 
 @cli.command()
 @click.argument("path", type=click.Path(dir_okay=False))
-@click.option("--tol", type=float, default=None,
+@click.option("--tol", type=Bounded(real=True, above=0.0), default=None,
               help="Largest Bellman error accepted. [default: the table's tolerance, at least 1e-12]")
 @json_option
 def verify(path, tol, as_json):
@@ -143,7 +149,8 @@ def evaluate(policies, both_orders, table_path, knobs, as_json):
 @policies_option
 @click.option("--games", "n_games", type=Bounded(1, 100_000_000), default=100_000, show_default=True,
               help="Games to play.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of numpy's random generator.")
+@click.option("--seed", type=Bounded(0, 2 ** 32 - 1), default=0, show_default=True,
+              help="Seed of numpy's random generator, 0 to 2^32 - 1 (as the page's seeds).")
 @table_option
 @rule_options
 @json_option
@@ -199,14 +206,14 @@ def fair(players, preset, target, head_starts, table_path, as_json):
 
 @cli.command()
 @click.argument("kind", type=click.Choice(["boundary", "win", "payout"]))
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Image file (.png, .svg or .pdf). [default: gonuts-KIND.png]")
+@click.option("--out", type=click.Path(), default=None,
+              help="Image file (.png, .svg or .pdf), or a folder for the default name. [default: gonuts-KIND.png]")
 @table_option
 @rule_options
 def plot(kind, out, table_path, knobs):
     """Draw the stopping boundary, the win probability, or the Go Nuts! payouts."""
     from solver.lab import plots
-    out = out or f"gonuts-{kind}.png"
+    out = check_destination(destination(out or ".", f"gonuts-{kind}.png"))
     plots.pyplot()
     if kind == "payout":
         plots.payout(games.table_for(knobs, table_path).rules if table_path else games.make_rules(knobs), out)
@@ -216,7 +223,8 @@ def plot(kind, out, table_path, knobs):
 
 
 @cli.command()
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Where to write the page. [default: gonuts.html]")
+@click.option("--out", type=click.Path(), default=None,
+              help="Where to write the page, or a folder for the default name. [default: gonuts.html]")
 @click.option("--site", type=click.Path(file_okay=False), default=None,
               help="Write the installable app (a static site that works offline) into this folder instead.")
 @click.option("--force", is_flag=True, help="With --site: write into a folder that holds other files.")
@@ -226,30 +234,22 @@ def plot(kind, out, table_path, knobs):
 @click.option("--target", type=Bounded(1, 200), default=50, show_default=True, help="Points needed to win.")
 @click.option("--json", "as_json", is_flag=True, help="Print a summary as one JSON object.")
 def web(out, site, force, players_text, rules_text, target, as_json):
-    """Write the web page: advise, play, coach and review, offline: one self-contained HTML file
-    that makes no network request, or with --site a static site that installs as an app. Tables
-    not shipped are built once and cached (4 players: about a minute each)."""
+    """Write the web page, offline: one self-contained HTML file that makes no network request, or with
+    --site a static site that installs as an app. The defaults take seconds (4 players at target 50 ship
+    as page data); other tables are built once and cached (4 players: about 20 s each)."""
     from solver.play import webpage
     if out and site:
         raise UsageError("give --out (one file) or --site (a folder), not both")
     wanted = webpage.games_asked(players_text, rules_text)
-    out = None if site else out or "gonuts.html"
+    out = None if site else destination(out or ".", "gonuts.html")
     webpage.check_output(out, site, force)
-    loaded = [games.load_for({"players": n, "preset": r, "target": target}, n) for n, r in wanted]
-    if site:
-        summary = webpage.site(loaded, site, force=force)
-        size, where = summary["bytes"], f"{site}/ ({summary['files']} files)"
-    else:
-        size, where = webpage.write(out, webpage.page(loaded)), out
-    names = [f"{n}-{r}" for n, r in wanted]
-    then = "serve it from any static host; it installs as an app" if site else "open it in a browser, offline"
-    emit(as_json, {"path": str(site or out), "bytes": size, "games": names, "target": target},
-         lambda: f"wrote {where}: {size / 1e6:.1f} MB, {', '.join(names)} (target {target}); {then}")
+    done = games.write_web(wanted, target, out, site, force)
+    emit(as_json, done, lambda: text.web(done, site))
 
 
 @cli.command()
 @click.argument("record_path", metavar="GAME.json", type=click.Path(dir_okay=False))
-@click.option("--seat", type=int, default=None, help="The seat to review, numbered as in the record (0 moves "
+@click.option("--seat", type=Bounded(0, 3), default=None, help="The seat to review, numbered as in the record (0 moves "
               "first). [default: the record's \"you\"]")
 @click.option("--all-seats", is_flag=True, help="Review every seat (a table game holds them all).")
 @json_option
@@ -258,40 +258,40 @@ def review(record_path, seat, all_seats, as_json):
     from solver.play.record import read_file, replay
     from solver.play.record import review as review_game
     rep = replay(read_file(record_path))
-    r = rep.rules
-    table = games.load_for({"players": r.players, "preset": r.preset_name(), "target": r.target}, r.players)
-    rvs = [review_game(rep, table, k) for k in (range(r.players) if all_seats else [seat])]
+    seats = range(rep.rules.players) if all_seats else [rep.you if seat is None else seat]
+    [rep.of(k) for k in seats]                    # every seat checked before a table is read or built
+    table = games.record_table(rep.rules)
+    rvs = [review_game(rep, table, k) for k in seats]
     emit(as_json, {"seats": [rv.to_dict() for rv in rvs]} if all_seats else rvs[0].to_dict(),
          lambda: "\n\n".join(text.review(rv) for rv in rvs))
 
 
 # -- entry point ---------------------------------------------------------------------------------------
 
-def _one_line(msg) -> str:
-    return " ".join(str(msg).split())
-
-
 def main(argv=None):
     try:
-        rv = cli.main(args=argv, prog_name="gonuts-solve", standalone_mode=False)
+        with signals.handled():
+            games.check_environment()
+            rv = cli.main(args=argv, prog_name="gonuts-solve", standalone_mode=False)
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("gonuts-solve: interrupted", err=True)
-        sys.exit(130)
+        sys.exit(signals.exit_code())
     except click.ClickException as exc:
-        click.echo(f"gonuts-solve: error: {_one_line(exc.format_message())}", err=True)
+        click.echo(f"gonuts-solve: error: {one_line(exc.format_message())}", err=True)
         sys.exit(EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code or EXIT_REFUSED)
     except GonutsError as exc:
         interrupted = type(exc).__name__ == "BuildInterrupted"
-        click.echo(f"gonuts-solve: {'' if interrupted else 'error: '}{_one_line(exc)}", err=True)
-        sys.exit(130 if interrupted else EXIT_USAGE if isinstance(exc, UsageError) else EXIT_REFUSED)
+        click.echo(f"gonuts-solve: {'' if interrupted else 'error: '}{one_line(exc)}", err=True)
+        sys.exit(signals.exit_code() if interrupted else EXIT_USAGE if isinstance(exc, UsageError) else EXIT_REFUSED)
     except MemoryError:
         click.echo("gonuts-solve: error: out of memory", err=True)
         sys.exit(EXIT_REFUSED)
     except Exception as exc:  # never a traceback for a user; GONUTS_DEBUG=1 shows it
         if os.environ.get("GONUTS_DEBUG"):
             raise
-        click.echo(f"gonuts-solve: internal error: {type(exc).__name__}: {_one_line(exc)} "
-                   "(please report; GONUTS_DEBUG=1 shows the traceback)", err=True)
+        head, tail = f"gonuts-solve: internal error: {type(exc).__name__}: ", " (please report; GONUTS_DEBUG=1 " \
+            "shows it)"
+        click.echo(f"{head}{one_line(exc, head + tail)}{tail}", err=True)
         sys.exit(EXIT_INTERNAL)
     sys.exit(rv if isinstance(rv, int) else 0)
 

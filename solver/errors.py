@@ -1,4 +1,5 @@
 """The library's one exception family; the CLI maps it to a message and an exit code."""
+import math
 
 
 class GonutsError(Exception):
@@ -31,6 +32,17 @@ def show(value) -> str:
     return text if len(text) <= SHOWN else f"{text[:SHOWN]}... ({len(text)} characters)"
 
 
+LONGEST = 300       # characters of the longest message line, its "gonuts-solve: error: " included
+LONGEST_WORD = 80   # a longer run without a blank (a pasted value, a path) is cut to 60 characters
+
+
+def one_line(msg, prefix: str = "gonuts-solve: error: ") -> str:
+    """A message as one line that fits after ``prefix`` in LONGEST characters, however long what it quotes."""
+    words = [w if len(w) <= LONGEST_WORD else w[:60] + "..." for w in str(msg).split()]
+    text, room = " ".join(words), LONGEST - len(prefix)
+    return text if len(text) <= room else text[:room - 3] + "..."
+
+
 class UsageError(GonutsError):
     """A command line that cannot be read: the CLI exits 2 (other refusals exit 1)."""
 
@@ -40,6 +52,8 @@ def _as_js(value):
     (beyond 2^53 the two may still write a number differently; no count is that large)."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
+    if isinstance(value, float) and not math.isfinite(value):      # JSON.stringify writes NaN and Infinity as null
+        return None
     if isinstance(value, float) and value.is_integer() and abs(value) <= 2 ** 53:
         return int(value)
     if isinstance(value, int) and abs(value) > 2 ** 53:

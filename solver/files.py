@@ -1,31 +1,102 @@
-"""Files: where the cache lives, a destination checked before any work, and atomic replacement.
+"""Files: where the cache lives, sources and destinations checked before any work, atomic replacement.
 
 A file is written to a temporary file in the destination's folder, fsynced and
-renamed, so it appears under its name only when complete.
+renamed, so it appears under its name only when complete; whatever stops the
+write (a full disk, a signal) removes the temporary file. A destination is
+refused before any work unless it is missing or a regular file: a device, a
+FIFO or a socket is never replaced (``/dev/null`` stays ``/dev/null``). A
+source is read only if it is a regular file, so a FIFO never blocks a command.
 """
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import signal
+import stat
+import threading
 from pathlib import Path
 
-from solver.errors import GonutsError
+from solver.errors import GonutsError, show
+
+NAME_MAX = 255           # bytes in one file name (Linux, macOS)
+PATH_MAX = 4000          # bytes in a whole path (a little under Linux's 4096)
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
+
+
+def kind(mode: int) -> str:
+    """What a file of this ``st_mode`` is, in words."""
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def reason(exc: OSError) -> str:
+    """An OSError in a few words ("No space left on device")."""
+    return exc.strerror or type(exc).__name__
+
+
+def check_name(path, error=GonutsError) -> Path:
+    """Refuse a path the system cannot hold: a name over NAME_MAX bytes, a path over PATH_MAX, a NUL."""
+    path = Path(path)
+    text = os.fsencode(path)
+    if b"\0" in text:
+        raise error(f"{show(str(path))}: a path cannot hold a NUL character")
+    if len(text) > PATH_MAX:
+        raise error(f"{show(str(path))}: the path is {len(text)} bytes long; the system allows {PATH_MAX}")
+    longest = max((part for part in path.parts), key=lambda p: len(os.fsencode(p)), default="")
+    if len(os.fsencode(longest)) > NAME_MAX:
+        raise error(f"{show(str(path))}: a name of {len(os.fsencode(longest))} bytes; the system allows {NAME_MAX}")
+    return path
+
+
+def check_source(path, what: str = "file", error=GonutsError) -> Path:
+    """Refuse, at once, a path to read that is missing or not a regular file (a FIFO would block)."""
+    path = check_name(path, error)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise error(f"no {what} at {path}") from None
+    except OSError as exc:
+        raise error(f"cannot read {path}: {reason(exc)}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise error(f"{path} is {kind(st.st_mode)}, not a regular file")
+    return path
+
+
+def destination(out, default_name: str, error=GonutsError) -> Path:
+    """Where ``--out`` writes: ``out`` itself, or ``out/default_name`` when ``out`` names a folder (it ends
+    with a slash, or it is an existing folder)."""
+    text = str(out)
+    if text.endswith(("/", os.sep)) or os.path.isdir(text):
+        return Path(text) / default_name
+    return Path(text)
 
 
 def check_destination(out, error=GonutsError) -> Path:
-    """Refuse a destination whose folder is missing or not writable, or that is a folder."""
-    out = Path(out)
+    """Refuse, before any work, a destination that cannot be written: its folder missing or not writable,
+    the name too long, or a path that exists and is anything but a regular file."""
+    out = check_name(out, error)
     folder = out.parent if str(out.parent) else Path(".")
     if not folder.is_dir():
         raise error(f"cannot write {out}: folder {folder} does not exist")
-    if out.is_dir():
-        raise error(f"cannot write {out}: it is a folder")
+    try:
+        st = os.stat(out)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise error(f"cannot write {out}: {reason(exc)}") from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise error(f"cannot write {out}: it is {kind(st.st_mode)}; give the path of a regular file")
     if not os.access(folder, os.W_OK):
         raise error(f"cannot write {out}: folder {folder} is not writable")
     return out
 
 
 def atomic_write(path, write, error=GonutsError) -> None:
-    """Call ``write(binary_file)`` on a temporary file beside ``path``, fsync it and rename it into place."""
+    """Call ``write(binary_file)`` on a temporary file beside ``path``, fsync it and rename it into place.
+
+    Anything that stops it (an OSError such as a full disk, a signal's exception) removes the temporary
+    file; an OSError becomes one ``error`` line."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
@@ -38,10 +109,17 @@ def atomic_write(path, write, error=GonutsError) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except OSError as exc:
-        raise error(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise error(f"cannot write {path}: {reason(exc)}") from None
     finally:
-        if tmp.exists():
+        try:
             tmp.unlink()
+        except OSError:
+            pass
+    sync_folder(folder)
+
+
+def sync_folder(folder) -> None:
+    """fsync a folder, so that a rename in it survives a power cut (best effort)."""
     try:
         dfd = os.open(folder, os.O_RDONLY)
         try:
@@ -52,7 +130,56 @@ def atomic_write(path, write, error=GonutsError) -> None:
         pass
 
 
+@contextlib.contextmanager
+def uninterrupted():
+    """Hold SIGINT and SIGTERM back for a few steps that must finish together (renaming a new folder into
+    the place of an old one); a signal that came meanwhile takes effect when they are done."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = []
+    saved = {s: signal.signal(s, lambda signum, frame: held.append(signum)) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in saved.items():
+            signal.signal(s, handler)
+        if held:
+            handler = saved[held[0]]
+            if callable(handler):
+                handler(held[0], None)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(held[0])
+
+
 def cache_dir() -> Path:
     """Where built tables, checked copies and the compiled kernel are kept: ``$GONUTS_SOLVE_CACHE``,
-    else ``~/.cache/gonuts-solve``."""
-    return Path(os.environ.get("GONUTS_SOLVE_CACHE") or Path.home() / ".cache" / "gonuts-solve")
+    else ``~/.cache/gonuts-solve``. A path the system cannot hold is refused in one line."""
+    env = os.environ.get("GONUTS_SOLVE_CACHE", "")
+    if env:
+        return check_name(Path(env).expanduser(), _cache_error)
+    return Path.home() / ".cache" / "gonuts-solve"
+
+
+def _cache_error(message):
+    return GonutsError(f"GONUTS_SOLVE_CACHE: {message}")
+
+
+def cache_folder(*parts: str) -> Path:
+    """The cache folder (or a folder inside it), created if needed with mode 0700: only its owner may
+    read it or plant files in it (the compiled kernel is loaded from there). One line if it cannot be."""
+    root = cache_dir()
+    folder = root.joinpath(*parts)
+    try:
+        if not root.is_dir():
+            root.parent.mkdir(parents=True, exist_ok=True)
+        for level in [root, *[root.joinpath(*parts[:i + 1]) for i in range(len(parts))]]:
+            try:
+                os.mkdir(level, 0o700)
+            except FileExistsError:
+                if not level.is_dir():
+                    raise OSError(errno.ENOTDIR, "it is not a folder") from None
+    except OSError as exc:
+        raise GonutsError(f"cannot create the cache folder {folder}: {reason(exc)} "
+                          "(set GONUTS_SOLVE_CACHE to a folder you can write)") from None
+    return folder

@@ -1,5 +1,7 @@
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -9,8 +11,31 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from solver.game.rules import preset  # noqa: E402
-from solver.store import build as builder
+from solver.store import build as builder  # noqa: E402
 from solver.store import tables  # noqa: E402
+
+# Every test session gets a private, empty table cache (and the kernel is compiled into it): no test reads
+# or writes the user's ~/.cache/gonuts-solve, so a pass or a failure never depends on what it holds.
+# Set before any test runs, so that subprocesses (the CLI under test) inherit it; a test that wants a cache
+# of its own still sets one.
+_PRIVATE_CACHE = None
+
+
+def pytest_configure(config):
+    global _PRIVATE_CACHE
+    _PRIVATE_CACHE = tempfile.mkdtemp(prefix="gonuts-test-cache-")
+    os.environ["GONUTS_SOLVE_CACHE"] = _PRIVATE_CACHE
+
+
+def pytest_unconfigure(config):
+    if _PRIVATE_CACHE is not None:
+        shutil.rmtree(_PRIVATE_CACHE, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def private_cache():
+    """The session's own table cache (``$GONUTS_SOLVE_CACHE``)."""
+    return Path(_PRIVATE_CACHE)
 
 
 @pytest.fixture(scope="session")

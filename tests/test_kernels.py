@@ -56,7 +56,8 @@ def test_a_compile_that_takes_too_long_is_one_line(tmp_path):
     p = _run(["build", "--target", "8", "--out", str(tmp_path / "t.npz")],
              {**env, "GONUTS_SOLVE_COMPILE_TIMEOUT": "soon"})
     assert p.returncode == 1 and p.stderr.strip().splitlines()[-1] == (
-        "gonuts-solve: error: GONUTS_SOLVE_COMPILE_TIMEOUT must be a number of seconds above 0, not 'soon'")
+        'gonuts-solve: error: environment: GONUTS_SOLVE_COMPILE_TIMEOUT must be a number (like 0.5 or 1e-12), '
+        'not "soon"')
 
 
 @pytest.mark.slow

@@ -79,7 +79,7 @@ def test_refuses_pickles_unknown_schema_and_foreign_files(rulebook2, rb2_path, t
         tables.load(p4)
     with pytest.raises(TableError, match="no table"):
         tables.load(tmp_path / "missing.npz")
-    with pytest.raises(TableError, match="not a file"):
+    with pytest.raises(TableError, match="not a regular file"):
         tables.load(tmp_path)
 
 

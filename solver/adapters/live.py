@@ -1,10 +1,10 @@
 """One game played step by step, and the exact values of its decisions: what the game-AI adapters share.
 
-``LiveGame`` samples chance from the game's own turn model (``turn.py``): a roll
-of n live dice is one of the model's outcomes from sub-state n, drawn with its
-exact probability; a Go Nuts! round is one draw from its exact payout
-distribution. So the adapters play the rules exactly as the solver solves them,
-and re-implement nothing. The first roll of a turn is forced and a state where
+``LiveGame`` moves through the one game loop (``game.loop``) and samples chance
+from the game's own turn model (``turn.py``): a roll of n live dice is one of the
+model's outcomes from sub-state n, drawn with its exact probability; a Go Nuts!
+round is one draw from its exact payout distribution. So the adapters play the
+rules exactly as the solver solves them, and re-implement nothing. The first roll of a turn is forced and a state where
 stopping reaches the target is a win, so both are played automatically: after
 ``reset`` and after every ``act`` the game is over or waiting for a real
 decision.
@@ -22,6 +22,8 @@ from itertools import accumulate
 import numpy as np
 
 from solver.errors import GonutsError
+from solver.game import loop
+from solver.game.moves import BUST, MOVE, NUTS
 from solver.game.rules import PRESETS, Rules, preset
 from solver.reference.bellman import bellman
 from solver.store.build import table_for
@@ -37,7 +39,8 @@ def roll_outcomes(model, n: int) -> list:
 
 
 class LiveGame:
-    """Scores in absolute seat order (seat 0 moves first); ``seat`` is the seat to decide."""
+    """A game moved by ``game.loop``: scores in absolute seat order (seat 0 moves first); ``seat`` is the
+    seat to decide. Chance is drawn from the turn model's outcomes with their exact probabilities."""
 
     def __init__(self, rules: Rules, model):
         self.rules, self.model = rules, model
@@ -51,55 +54,56 @@ class LiveGame:
         self.reset_state()
 
     def reset_state(self):
-        self.scores = [0] * self.N
-        self.seat, self.t, self.n = 0, 0, self.start
-        self.winner = None
+        self.state = loop.new_game(self.rules)
         self.turns = 1
+
+    scores = property(lambda self: list(self.state.scores))
+    seat = property(lambda self: self.state.seat)
+    t = property(lambda self: self.state.turn)
+    n = property(lambda self: self.state.dice)
+    winner = property(lambda self: self.state.winner)
 
     @property
     def done(self) -> bool:
-        return self.winner is not None
+        return self.state.winner is not None
 
     def frame(self, seat=None) -> tuple:
         """Scores in turn order from ``seat`` (default: the seat to decide)."""
-        seat = self.seat if seat is None else seat
-        return tuple(self.scores[(seat + k) % self.N] for k in range(self.N))
+        return self.state.frame(seat)
 
     def reset(self, rng: np.random.Generator):
         self.reset_state()
-        self._roll(rng)
+        self._play_chance(rng)
 
     def act(self, roll: bool, rng: np.random.Generator):
         """Apply the deciding seat's choice, then play chance until the next decision or the end."""
         if self.done:
             raise GonutsError("the game is over")
-        if roll:
-            self._roll(rng)
-        else:
-            self._end_turn(self.t, rng)
+        self._event("choice", "roll" if roll else "stop")
+        self._play_chance(rng)
 
-    def _roll(self, rng):
-        rows, cum = self.outcomes[self.n]
-        kind, _, x, y = rows[min(bisect_right(cum, rng.random() * cum[-1]), len(rows) - 1)]
-        if kind == "move":
-            self.t += x
-            self.n = y
-            if self.scores[self.seat] + self.t >= self.G:
-                self._end_turn(self.t, rng)
-        else:
-            gc = self.gain_cum[x]
+    def _event(self, kind, value):
+        moved = loop.step(self.rules, self.state, kind, value)
+        self.state = moved.state
+        if moved.banked is not None and not self.done:
+            self.turns += 1
+
+    def _play_chance(self, rng):
+        """Throw the dice (and play a Go Nuts! round) until a decision or the end of the game: the first
+        roll of a turn is forced, and a turn that reaches the target wins at once."""
+        while self.state.phase in (loop.START, loop.ROLL):
+            rows, cum = self.outcomes[self.state.dice]
+            kind, _, x, y = rows[min(bisect_right(cum, rng.random() * cum[-1]), len(rows) - 1)]
+            if kind == "move":
+                self._event("roll", (MOVE, x, y))
+                continue
+            gc = self.gain_cum[x]                         # an ending: its gain is drawn (a bust's is 0)
             gain = min(bisect_right(gc, rng.random() * gc[-1]), len(gc) - 1)
-            self._end_turn(gain + (self.t if y else 0), rng)
-
-    def _end_turn(self, gain, rng):
-        self.scores[self.seat] += gain
-        if self.scores[self.seat] >= self.G:
-            self.winner = self.seat
-            return
-        self.seat = (self.seat + 1) % self.N
-        self.t, self.n = 0, self.start
-        self.turns += 1
-        self._roll(rng)
+            if x == 0:                                    # distribution 0 is the bust's (turn.gonuts_turn)
+                self._event("roll", (BUST, 0, 0))
+            else:
+                self._event("roll", (NUTS, x, 0))
+                self._event("nuts", gain)
 
 
 class Values:

@@ -30,10 +30,13 @@ import numpy as np
 import pyspiel
 
 from solver.adapters.live import ROLL, STOP, make_rules, roll_outcomes
+from solver.game import loop
+from solver.game.moves import BUST, MOVE, NUTS
 from solver.game.turn import turn_model
 
 _MAX_PLAYERS = 4
 _OUTCOMES = {}        # (players, target, rules, game) -> (start sub-state, outcomes per sub-state)
+_RULES = {}           # the same key -> its Rules
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_gonuts",
     long_name="Python Go Nuts!",
@@ -78,6 +81,7 @@ class GoNutsGame(pyspiel.Game):
                         rows += [(p * float(q), "end", gain, y, x) for gain, q in enumerate(model.dists[x]) if q > 0]
                 outcomes[n] = rows
             _OUTCOMES[self.key] = (model.start, outcomes)
+            _RULES[self.key] = self.rules
         outcomes = _OUTCOMES[self.key][1]
         info = pyspiel.GameInfo(
             num_distinct_actions=2,
@@ -97,17 +101,28 @@ class GoNutsGame(pyspiel.Game):
 
 
 class GoNutsState(pyspiel.State):
-    """A position: scores (seat order), the seat to move, its turn points and live dice; chance or decision."""
+    """A position of the one game loop (``game.loop``): scores (seat order), the seat to move, its turn
+    points and live dice; a decision node, or a chance node once the roll is chosen."""
 
     def __init__(self, game):
         super().__init__(game)
         self._key = game.key
         self.N, self.G = game.key[0], game.key[1]
-        self._start = _OUTCOMES[self._key][0]
-        self.scores = [0] * self.N
-        self.seat, self.t, self.n = 0, 0, self._start
-        self.phase = "open"                  # open (forced roll), roll (chance: the dice), decide
-        self.winner = None
+        self.state = loop.new_game(_RULES[self._key])
+        self.opened = False                  # the turn's forced first roll is chosen: its dice come next
+
+    scores = property(lambda self: list(self.state.scores))
+    seat = property(lambda self: self.state.seat)
+    t = property(lambda self: self.state.turn)
+    n = property(lambda self: self.state.dice)
+    winner = property(lambda self: self.state.winner)
+
+    @property
+    def phase(self) -> str:
+        """open (the forced roll to choose), roll (chance: the dice) or decide."""
+        if self.state.phase == loop.START:
+            return "roll" if self.opened else "open"
+        return "roll" if self.state.phase == loop.ROLL else "decide"
 
     def current_player(self):
         if self.winner is not None:
@@ -123,28 +138,21 @@ class GoNutsState(pyspiel.State):
         return [(i, p) for i, (p, *_) in enumerate(_OUTCOMES[self._key][1][self.n])]
 
     def _apply_action(self, action):
+        rules = _RULES[self._key]
         if self.is_chance_node():
-            _, kind, value, nxt = _OUTCOMES[self._key][1][self.n][action][:4]
+            _, kind, value, nxt, *dist = _OUTCOMES[self._key][1][self.n][action]
+            self.opened = False
             if kind == "move":
-                self.t += value
-                self.n = nxt
-                self.phase = "decide"
-                if self.scores[self.seat] + self.t >= self.G:
-                    self._end_turn(self.t)
-            else:
-                self._end_turn(value + (self.t if nxt else 0))
-        elif action == ROLL:
-            self.phase = "roll"
+                self.state = loop.step(rules, self.state, "roll", (MOVE, value, nxt)).state
+            elif dist[0] == 0:                               # distribution 0 is the bust's (turn.gonuts_turn)
+                self.state = loop.step(rules, self.state, "roll", (BUST, 0, 0)).state
+            else:                                            # the roll and its Go Nuts! round, in one outcome
+                self.state = loop.step(rules, self.state, "roll", (NUTS, dist[0], 0)).state
+                self.state = loop.step(rules, self.state, "nuts", value).state
+        elif self.phase == "open":
+            self.opened = True
         else:
-            self._end_turn(self.t)
-
-    def _end_turn(self, gain):
-        self.scores[self.seat] += gain
-        if self.scores[self.seat] >= self.G:
-            self.winner = self.seat
-            return
-        self.seat = (self.seat + 1) % self.N
-        self.t, self.n, self.phase = 0, self._start, "open"
+            self.state = loop.step(rules, self.state, "choice", "roll" if action == ROLL else "stop").state
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:

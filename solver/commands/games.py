@@ -1,30 +1,31 @@
 """From the command line's rule knobs to a game and its table: shipped, cached, or built now."""
 from __future__ import annotations
 
-from solver.commands.progress import progress, say
+import os
+from pathlib import Path
+
+from solver.commands.progress import progress, progress_every, say
+from solver.engine.settings import check_environment as kernel_environment
 from solver.errors import GonutsError, TableError, UsageError
-from solver.files import cache_dir
+from solver.files import cache_dir, cache_folder
 from solver.game.rules import Rules, preset
+from solver.numbers import wholes
 from solver.store.locate import find_table, table_name
 
 KNOBS = ("game", "players", "target", "preset", "faces", "dog", "speed")
 
 
-def invalid(name, message) -> str:
-    return f"Invalid value for {name}: {message}" if name else message
-
-
 def ints(text, name, count=None) -> list:
-    """'1, 2,3' -> [1, 2, 3]; not numbers is a usage error, the wrong count a refusal."""
-    try:
-        vals = [int(x) for x in str(text).replace(" ", "").split(",") if x != ""]
-    except ValueError:
-        raise UsageError(invalid(name, f"expected comma-separated whole numbers, got {str(text)[:80]!r}")) from None
-    if count is not None and len(vals) != count:
-        raise GonutsError(invalid(name, f"expected {count} comma-separated whole numbers, got {len(vals)}"))
-    if not vals:
-        raise UsageError(invalid(name, "expected comma-separated whole numbers"))
-    return vals
+    """'1, 2,3' -> [1, 2, 3], read as ``solver.numbers`` reads whole numbers (ASCII digits, no empty
+    field); not numbers is a usage error, the wrong count a refusal. Ranges are the rules' to check."""
+    return wholes(text, name, count, lo=None)
+
+
+def check_environment() -> None:
+    """Every environment variable a command may read, checked before any work: one line if one is bad."""
+    kernel_environment()
+    progress_every()
+    cache_dir()
 
 
 def asked(game=None, players=None, target=None, preset=None, faces=None, dog=None, speed=None) -> dict:
@@ -51,6 +52,14 @@ def make_rules(knobs: dict, players=None) -> Rules:
                   **{k: knobs[k] for k in ("faces", "dog", "speed") if k in knobs})
 
 
+def rules_for(knobs: dict, n_scores: int) -> Rules:
+    """The rules of a question with ``n_scores`` scores: ``--players`` if given, else one player per score."""
+    players = knobs.get("players")
+    if players is None and 2 <= n_scores <= 4:
+        players = n_scores
+    return make_rules(knobs, players)
+
+
 def check_against(table, knobs: dict) -> None:
     """Refuse a table (or its rules) whose rules differ from any option the user gave."""
     r = getattr(table, "rules", table)
@@ -62,26 +71,48 @@ def check_against(table, knobs: dict) -> None:
             raise TableError(f"the table was built for {r.describe()}, not --{key} {shown}")
 
 
-def build_with_progress(rules, out, resume=False, force=False, quiet=False, checkpoint_every=None):
+def check_build(rules, out, resume=False, force=False, max_seconds=None):
+    """The build's estimate, or a refusal before any work: a destination that cannot be written, a build
+    that will not fit in memory (unless ``force``; ``force=None``: the command has no --force to offer),
+    or with ``max_seconds`` one estimated to take longer (naming the command that builds it)."""
     from solver.engine.resources import check_fits  # deferred for start-up: see load_for
     from solver.store import build as builder  # deferred for start-up: see load_for
     builder.check_destination(out, rules, resume)
     est = check_fits(rules, force=force)
+    if max_seconds is not None and est.seconds > max_seconds:
+        raise TableError(f"no table for {rules.describe()} yet; it takes {est.brief()} to build, so build it "
+                         f"first: {build_command(rules, Path(out).parent)}{os.sep}")
+    return est
+
+
+def build_with_progress(rules, out, resume=False, force=False, quiet=False, checkpoint_every=None, est=None):
+    """Build (checked first by ``check_build`` unless its ``est`` is given) with the estimate on stderr and
+    a progress bar."""
+    from solver.store import build as builder  # deferred for start-up: see load_for
+    est = est or check_build(rules, out, resume, force)
     if not quiet:
         say(f"building {rules.describe()}: {est.summary()}")
 
     def preparing():
         if not quiet:
-            say("compiling the solver's C kernel once (about a second; later runs reuse it)...")
+            say("compiling the solver's C kernel once (a few seconds; later runs reuse it)...")
     with progress("solving", not quiet) as bar:
         return builder.build(rules, out, progress=bar, resume=resume, checkpoint_every=checkpoint_every,
                              on_prepare=preparing)
 
 
-def load_for(knobs: dict, n_scores: int, read=None):
+def build_command(rules, out) -> str:
+    """The command line that builds the table of ``rules`` into ``out``."""
+    knobs = f"--game pig --players {rules.players} --target {rules.target}" if rules.game == "pig" else \
+        f"--players {rules.players} --target {rules.target} --rules {rules.preset_name()}"
+    return f"gonuts-solve build {knobs} --out {out}"
+
+
+def load_for(knobs: dict, n_scores: int, read=None, max_seconds=None):
     """The table for the asked rules: shipped, cached, or built now (with progress) into the cache.
 
     ``read(path, rules)`` reads it (default: ``tables.load``); a cached table it refuses is built again.
+    With ``max_seconds``, a build estimated to take longer is refused, naming the command that builds it.
     Light: ``advise`` answers from a shipped table through here without importing numpy, so the
     builder and the numpy reader are imported only when needed."""
     if read is None:
@@ -89,10 +120,7 @@ def load_for(knobs: dict, n_scores: int, read=None):
 
         def read(path, rules):
             return tables.load(path, expect=rules)
-    players = knobs.get("players")
-    if players is None and 2 <= n_scores <= 4:
-        players = n_scores
-    rules = make_rules(knobs, players)
+    rules = rules_for(knobs, n_scores)
     path = find_table(rules)
     if path is not None and path.parent == cache_dir():
         try:
@@ -101,14 +129,11 @@ def load_for(knobs: dict, n_scores: int, read=None):
             say(f"the cached table is unusable ({exc}); building it again")
             path = None
     if path is None:
-        folder = cache_dir()
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise TableError(f"cannot create the table cache {folder}: {exc.strerror}") from None
-        say(f"no table for {rules.describe()} yet; building it once into {folder}")
+        folder = cache_folder()
         path = folder / table_name(rules)
-        build_with_progress(rules, path)
+        est = check_build(rules, path, force=None, max_seconds=max_seconds)
+        say(f"no table for {rules.describe()} yet; building it once into {folder}")
+        build_with_progress(rules, path, est=est)
     return read(path, rules)
 
 
@@ -127,7 +152,7 @@ def policy_game(knobs: dict, policies: str, table_path, quiet: bool):
     from solver.lab.strategy import resolve  # deferred for start-up: see load_for
     specs = [p.strip() for p in policies.split(",") if p.strip()]
     if not specs:
-        raise GonutsError(invalid("--policies", "give one policy per seat, comma-separated"))
+        raise GonutsError("--policies: give one policy per seat, comma-separated")
     holder = {}
     if table_path:
         holder["t"] = table_for(knobs, table_path)
@@ -150,3 +175,35 @@ def explain_for(table_path, rules, a) -> dict:
     from solver.play.explain import explain_path  # deferred for start-up: only --explain pays for it
     path = table_path or find_table(rules)
     return explain_path(path, a.scores, a.turn, a.dice, expect=rules)
+
+
+REVIEW_BUILD_SECONDS = 10.0      # a record's review builds a missing table only when the estimate is this quick
+
+
+def record_table(rules):
+    """The table to review a record of these rules with. A record is anybody's file: a missing table is
+    built only when the estimate says it is quick; beyond that the refusal names the command."""
+    return load_for({"players": rules.players, "preset": rules.preset_name(), "target": rules.target},
+                    rules.players, max_seconds=REVIEW_BUILD_SECONDS)
+
+
+def write_web(wanted, target, out, site, force) -> dict:
+    """``web``: the page of the ``wanted`` (players, reading) games as one file ``out`` or a ``site``
+    folder. Each game's data is shipped (4 players at target 50), or read from its table (shipped, cached
+    or built first: every table before any encoding). Returns the summary ``--json`` prints."""
+    from solver.play import webpage  # deferred for start-up: the page's assembly imports numpy
+    loaded = []
+    for n, r in wanted:                         # every table first: a refusal comes before any encoding
+        shipped = webpage.shipped_game(n, r, target)
+        loaded.append(shipped or load_for({"players": n, "preset": r, "target": target}, n))
+    for i, item in enumerate(loaded):
+        if not isinstance(item, tuple):
+            with progress(f"encoding the {item.rules.describe()} page data", not webpage.is_encoded(item)) as bar:
+                loaded[i] = webpage.game_data(item, bar)
+    if site:
+        summary = webpage.site(loaded, site, force=force)
+        size, files = summary["bytes"], summary["files"]
+    else:
+        size, files = webpage.write(out, webpage.page(loaded)), 1
+    return {"path": str(site or out), "bytes": size, "files": files, "games": [f"{n}-{r}" for n, r in wanted],
+            "target": target}

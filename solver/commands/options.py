@@ -13,7 +13,9 @@ import json
 
 import click
 
+from solver import numbers
 from solver.commands import games
+from solver.errors import GonutsError, UsageError
 
 EXIT_REFUSED, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 
@@ -23,19 +25,23 @@ class Refused(click.ClickException):
 
 
 class Bounded(click.ParamType):
-    """A whole number (or with ``real``, any number) in [lo, hi]: not a number exits 2, out of range 1."""
+    """A whole number (or with ``real``, a finite decimal) in [lo, hi], read by ``solver.numbers`` as the
+    page reads numbers: not a number exits 2, out of range 1."""
 
-    def __init__(self, lo=None, hi=None, real=False):
-        self.lo, self.hi, self.real = lo, hi, real
-        self.name = "float" if real else "integer"
+    def __init__(self, lo=None, hi=None, real=False, above=None):
+        self.lo, self.hi, self.real, self.above = lo, hi, real, above
+        self.name = "number" if real else "integer"
 
     def convert(self, value, param, ctx):
-        value = (click.FLOAT if self.real else click.INT).convert(value, param, ctx)
-        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            span = (f"from {self.lo} to {self.hi}" if self.hi is not None else f"at least {self.lo}") \
-                if self.lo is not None else f"at most {self.hi}"
-            raise Refused(games.invalid(f"'{param.opts[0]}'" if param else None, f"{value} is not {span}"))
-        return value
+        name = param.opts[0] if param else "the value"
+        try:
+            if self.real:
+                return numbers.real(value, name, self.lo, self.hi, self.above)
+            return numbers.whole(value, name, self.lo, self.hi)
+        except UsageError as exc:
+            raise click.UsageError(str(exc)) from None
+        except GonutsError as exc:
+            raise Refused(str(exc)) from None
 
 
 READINGS = click.Choice(["rulebook", "summary"])
@@ -49,7 +55,7 @@ RULE_OPTIONS = [
     click.option("--faces", default=None, metavar="A,S,C",
                  help="Squirrel-die faces: acorn,squirrel,car counts. [default: 2,3,1]"),
     click.option("--dog", default=None, metavar="D,H", help="Dog-die faces: dog,house counts. [default: 1,5]"),
-    click.option("--speed", type=float, default=None, help="Go Nuts! throws per dog-die tick. [default: 1]"),
+    click.option("--speed", type=Bounded(real=True), default=None, help="Go Nuts! throws per dog-die tick. [default: 1]"),
 ]
 
 

@@ -4,12 +4,19 @@ printed. Every command's long work goes through ``progress``."""
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 import threading
 import time
 
+from solver.numbers import env_real
+
 BAR = 30
+EVERY = 10.0          # seconds between progress lines off a terminal ($GONUTS_SOLVE_PROGRESS_EVERY)
+
+
+def progress_every() -> float:
+    """``$GONUTS_SOLVE_PROGRESS_EVERY``: seconds between lines, 0.05 to 3600 (default 10)."""
+    return env_real("GONUTS_SOLVE_PROGRESS_EVERY", EVERY, lo=0.05, hi=3600.0)
 
 
 def say(text: str) -> None:
@@ -22,7 +29,7 @@ class Progress:
 
     def __init__(self, label, every=None):
         self.label, self.state, self.printed, self.drawn = label, None, False, False
-        self.every = every if every is not None else float(os.environ.get("GONUTS_SOLVE_PROGRESS_EVERY") or 10.0)
+        self.every = every if every is not None else progress_every()
         self.t0 = time.monotonic()
         self.stop = threading.Event()
         self.ticker = None

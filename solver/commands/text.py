@@ -206,3 +206,10 @@ def explain(rules, a, e) -> str:
              f"({100 * e['turn_gain_if_roll'][0]:.1f}% nothing, {100 * e['turn_gain_if_roll'][-1]:.1f}% reaching "
              f"the target); stopping adds {a.turn}."]
     return "\n".join(lines)
+
+
+def web(done: dict, site) -> str:
+    where = f"{site}/ ({done['files']} files)" if site else done["path"]
+    then = "serve it from any static host; it installs as an app" if site else "open it in a browser, offline"
+    return (f"wrote {where}: {done['bytes'] / 1e6:.1f} MB, {', '.join(done['games'])} (target {done['target']}); "
+            f"{then}")

@@ -1,4 +1,4 @@
-/* The engine's inner loops in C. See engine.py for the maths and kernels.py for how this file
+/* The engine's inner loops in C. See solve.py for the maths and kernels.py for how this file
  * is compiled and called.
  *
  * States are flat indices: idx = s0 G^(N-1) + s1 G^(N-2) + ... + s_{N-1}, scores in turn order
@@ -423,7 +423,7 @@ static void free_orbit_scratch(OrbitScratch *o) {
 }
 
 /* Whether the greedy decisions of the turn of state idx, last taken into dec with the roll values
- * rwc, rwb and its scratch's Cg, differ at y: the test of lane_decide, operation for operation. */
+ * rwc, rwb and its scratch's Cg, differ at y: the test of lanes_level, operation for operation. */
 static int changes(const Model *m, const TurnScratch *s, int64_t idx, double y, int fixed, const uint8_t *dec,
                    const double *rwc, const double *rwb) {
     if (fixed) return 0;

@@ -2,9 +2,11 @@
 
 The shared library is built on first use with ``$CC`` (else ``cc``, ``gcc`` or
 ``clang``) into the table cache (``$GONUTS_SOLVE_CACHE``, else
-``~/.cache/gonuts-solve``), named by a hash of the source, the flags and the
-compiler, and loaded with ctypes. Compiling takes about 3 s, once; loading
-takes a millisecond. ctypes releases the GIL during a call, so a layer's orbits
+``~/.cache/gonuts-solve``; created with mode 0700), named by a hash of the
+source, the flags, the compiler's path and version and the machine's
+architecture, and loaded with ctypes only if this user owns it and nobody else
+can write it or its folder (``trusted``). Compiling takes about 3 s, once;
+loading takes a millisecond. ctypes releases the GIL during a call, so a layer's orbits
 are shared among threads (one per core): orbits of one layer read only finished
 layers and write only their own states.
 
@@ -22,7 +24,7 @@ import functools
 import hashlib
 import os
 import platform
-import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -32,12 +34,11 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.engine.settings import compile_timeout, compiler, flags, has_avx, threads  # noqa: F401 (the kernel's settings)
 from solver.errors import GonutsError
-from solver.files import atomic_write, cache_dir
+from solver.files import atomic_write, cache_dir, cache_folder, kind, reason
 
 SOURCE = Path(__file__).resolve().parent / "kernels.c"
-FLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math", "-fPIC", "-shared", "-std=c99"]
-COMPILE_TIMEOUT = 300.0    # seconds a compile may take ($GONUTS_SOLVE_COMPILE_TIMEOUT)
 MIN_PARALLEL = 64          # orbits in a layer below which one thread does it all
 PARTS_PER_THREAD = 8       # a layer's orbits in this many parts per thread, for balance
 
@@ -56,66 +57,80 @@ class CompileError(GonutsError):
     """The solver kernel could not be compiled (no C compiler, or it failed)."""
 
 
-def compiler() -> str | None:
-    for name in (os.environ.get("CC"), "cc", "gcc", "clang"):
-        if name and shutil.which(name):
-            return shutil.which(name)
-    return None
-
-
-def flags() -> list[str]:
-    """The compiler's flags: ``FLAGS``, and ``-mavx`` where this CPU has AVX unless ``$GONUTS_SOLVE_SIMD`` is off."""
-    want = os.environ.get("GONUTS_SOLVE_SIMD", "").strip().lower() or "auto"
-    if want not in ("auto", "off"):
-        raise GonutsError(f"GONUTS_SOLVE_SIMD must be auto or off, not {want[:20]!r}")
-    return FLAGS + (["-mavx"] if want == "auto" and has_avx() else [])
-
-
-@functools.lru_cache(maxsize=1)
-def has_avx() -> bool:
-    """Whether this is an x86-64 CPU whose operating system lets programs use AVX (Linux: /proc/cpuinfo)."""
-    if platform.machine().lower() not in ("x86_64", "amd64"):
-        return False
+@functools.lru_cache(maxsize=8)
+def compiler_version(cc: str) -> str:
+    """The first line of ``cc --version`` (part of the library's key: a new compiler compiles anew)."""
     try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("flags"):
-                    return "avx" in line.partition(":")[2].split()
-    except OSError:
-        pass
-    return False
+        p = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30)
+        return (p.stdout.strip().splitlines() or ["unknown"])[0]
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
 
 
 def library_path(cc: str | None = None) -> Path:
-    """Where the compiled kernel for this source, these flags and this compiler lives."""
+    """Where the compiled kernel lives, named by a hash of everything that makes its bytes: the source, the
+    flags, the compiler's path and version, the operating system and the machine's architecture."""
     cc = cc or compiler() or "cc"
-    key = hashlib.sha256(SOURCE.read_bytes() + " ".join(flags() + [cc, sys.platform]).encode()).hexdigest()[:16]
+    key_text = " ".join(flags() + [cc, compiler_version(cc), sys.platform, platform.machine()])
+    key = hashlib.sha256(SOURCE.read_bytes() + key_text.encode()).hexdigest()[:16]
     suffix = ".dll" if sys.platform == "win32" else ".so"
     return cache_dir() / "kernels" / f"gonuts-kernels-{key}{suffix}"
 
 
 def is_compiled() -> bool:
     """Whether the kernel is already compiled (so a build starts solving at once)."""
-    return library_path().is_file()
+    return trusted(library_path()) is None
+
+
+def trusted(path: Path) -> str | None:
+    """None if ``path`` is a library this process may load: a regular file (not a link) owned by this user
+    and writable by nobody else, in a folder of the same kind. Otherwise why not, in words."""
+    if not hasattr(os, "getuid"):                      # pragma: no cover - not POSIX: no owners to check
+        return None if path.is_file() else "missing"
+    me = os.getuid()
+    for where, want in ((path.parent, stat.S_ISDIR), (path, stat.S_ISREG)):
+        try:
+            st = os.lstat(where)
+        except FileNotFoundError:
+            return "missing"
+        except OSError as exc:
+            return f"{where} cannot be examined ({reason(exc)})"
+        if not want(st.st_mode):
+            return f"{where} is {kind(st.st_mode)}"
+        if st.st_uid != me:
+            return f"{where} belongs to user {st.st_uid}, not to you ({me})"
+        if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return f"{where} is writable by others (mode {stat.S_IMODE(st.st_mode):o})"
+    return None
 
 
 _lib = None
 
 
 def load() -> ctypes.CDLL:
-    """The kernel library, compiled first if needed."""
+    """The kernel library, compiled first if needed. A library is loaded only when ``trusted``: one that
+    anybody else could have written is compiled anew, or refused when its folder is not safe either."""
     global _lib
     if _lib is not None:
         return _lib
     cc = compiler()
     path = library_path(cc)
-    if not path.is_file():
+    why = trusted(path)
+    if why is not None:
         if cc is None:
             raise CompileError("building a table needs a C compiler the first time (cc, gcc or clang; "
                                "or set CC), to compile the solver's kernel: apt-get install gcc, "
                                "xcode-select --install, or your system's equivalent")
         _compile(cc, path)
-    lib = ctypes.CDLL(str(path))
+        why = trusted(path)
+        if why is not None:
+            raise CompileError(f"the compiled kernel is not safe to load: {why}; set GONUTS_SOLVE_CACHE to a "
+                               "folder of your own")
+    try:
+        lib = ctypes.CDLL(str(path))
+    except OSError as exc:
+        raise CompileError(f"cannot load the compiled kernel {path}: {_first_line(exc)}; remove it to "
+                           "compile it again") from None
     # Every array argument is declared with its dtype, C order and, where the C side writes, WRITEABLE:
     # ctypes refuses anything else with an ArgumentError before the call, so a wrong array cannot
     # reach the kernel and corrupt memory.
@@ -130,68 +145,49 @@ def load() -> ctypes.CDLL:
         "versus_pass": [i64, i64, i64, _in(np.float64), _in(np.int64), _in(np.float64), _in(np.int64),
                         _out(np.float64), _out(np.float64)],
     }
-    for name, argtypes in signatures.items():
-        fn = getattr(lib, name)
-        fn.restype, fn.argtypes = ctypes.c_int, argtypes
+    try:
+        for name, argtypes in signatures.items():
+            fn = getattr(lib, name)
+            fn.restype, fn.argtypes = ctypes.c_int, argtypes
+    except AttributeError as exc:
+        raise CompileError(f"the compiled kernel {path} lacks a function ({_first_line(exc)}); remove it to "
+                           "compile it again") from None
     _lib = lib
     return lib
 
 
-def _compile(cc: str, path: Path) -> float:
-    """Compile into a scratch folder, then write the library into place atomically (``files.atomic_write``)."""
+def _first_line(exc) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
+
+def _compile(cc: str, path: Path) -> float:
+    """Compile into a scratch folder, then write the library into place atomically (``files.atomic_write``),
+    readable and writable by its owner only, in a cache folder of mode 0700."""
     t0 = time.perf_counter()
     limit = compile_timeout()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CompileError(f"cannot create {path.parent} for the compiled kernel: {exc.strerror}") from None
+        cache_folder(path.parent.name)
+    except GonutsError as exc:
+        raise CompileError(f"{exc}") from None
     with tempfile.TemporaryDirectory(prefix="gonuts-kernel-") as scratch:
         built = Path(scratch) / path.name
         try:
             p = subprocess.run([cc, *flags(), "-o", str(built), str(SOURCE), "-lm"], capture_output=True, text=True,
                                timeout=limit)
         except OSError as exc:
-            raise CompileError(f"compiling the solver kernel with {cc} failed: {exc}") from None
+            raise CompileError(f"compiling the solver kernel with {cc} failed: {reason(exc)}") from None
         except subprocess.TimeoutExpired:
             raise CompileError(f"compiling the solver kernel with {cc} took more than {limit:g} s and "
                                "was stopped (set $GONUTS_SOLVE_COMPILE_TIMEOUT to wait longer)") from None
         if p.returncode != 0:
             first = (p.stderr.strip().splitlines() or ["no message"])[0]
             raise CompileError(f"compiling the solver kernel with {cc} failed: {first}")
-        atomic_write(path, lambda fh: fh.write(built.read_bytes()), error=CompileError)
+
+        def write(fh):
+            os.fchmod(fh.fileno(), 0o700)
+            fh.write(built.read_bytes())
+        atomic_write(path, write, error=CompileError)
     return time.perf_counter() - t0
-
-
-def compile_timeout() -> float:
-    want = os.environ.get("GONUTS_SOLVE_COMPILE_TIMEOUT", "").strip()
-    if not want:
-        return COMPILE_TIMEOUT
-    try:
-        value = float(want)
-    except ValueError:
-        value = -1.0
-    if not 0 < value < 1e6:
-        raise GonutsError(f"GONUTS_SOLVE_COMPILE_TIMEOUT must be a number of seconds above 0, not {want[:20]!r}")
-    return value
-
-
-def threads() -> int:
-    """Kernel threads: ``$GONUTS_SOLVE_THREADS`` if set, else the cores this process may run on (at most 16).
-
-    Orbits of a layer are independent and each writes only its own states, so
-    the tables' bits do not depend on this number (the rebuild test checks it).
-    """
-    want = os.environ.get("GONUTS_SOLVE_THREADS", "").strip()
-    if want:
-        if not want.isdigit() or not 1 <= int(want) <= 256:
-            raise GonutsError(f"GONUTS_SOLVE_THREADS must be a whole number from 1 to 256, not {want[:20]!r}")
-        return int(want)
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):                       # pragma: no cover - not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 16))
 
 
 def _ptr(a: np.ndarray, kind):

@@ -29,6 +29,10 @@ class Estimate:
     solve_seconds: float = 0.0
     save_seconds: float = 0.0
 
+    def brief(self) -> str:
+        """"about 3 min and 16.7 GiB"."""
+        return f"{_fmt_time(self.seconds).removesuffix(' in all')} and {_fmt_bytes(self.bytes)}"
+
     def summary(self) -> str:
         avail = f" of {self.available / 2**30:.1f} GiB available" if self.available else ""
         return (f"{self.states:,} start states, about {_fmt_bytes(self.bytes)} of memory{avail}, "
@@ -69,11 +73,14 @@ def estimate(rules: Rules) -> Estimate:
     return Estimate(states, mem, START_SECONDS + solve + save, available_memory(), solve, save)
 
 
-def check_fits(rules: Rules, force: bool = False) -> Estimate:
+def check_fits(rules: Rules, force: bool | None = False) -> Estimate:
+    """The estimate, refusing a build that needs more memory than is available unless ``force``
+    (``None``: the command has no --force, so the refusal does not offer it)."""
     est = estimate(rules)
     if est.available is not None and est.bytes > est.available and not force:
-        raise GonutsError(f"this build needs about {_fmt_bytes(est.bytes)} of memory but only "
-                          f"{_fmt_bytes(est.available)} is available; use --force to try anyway")
+        offer = "; use --force to try anyway" if force is not None else ""
+        raise GonutsError(f"this build of {rules.describe()} needs about {_fmt_bytes(est.bytes)} of memory but "
+                          f"only {_fmt_bytes(est.available)} is available{offer}")
     return est
 
 

@@ -54,6 +54,12 @@ def check_state(table, scores, turn: int, dice: int):
     return scores
 
 
+def check_explainable(rules) -> None:
+    """Refuse a game whose turn has nothing to explain (Pig), before any table is read or built."""
+    if rules.game != "gonuts":
+        raise StateError("--explain is for Go Nuts! (Pig's turn has no dice to explain)")
+
+
 def check_dice(D: int, dice: int):
     """Refuse a count of live dice the game does not have (D: 5 for Go Nuts!, Pig's one die)."""
     if not 1 <= dice <= D:

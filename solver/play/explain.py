@@ -16,11 +16,10 @@ table's start-of-turn values, as ``advise`` makes for 3 and 4 players.
 """
 from __future__ import annotations
 
-from solver.errors import StateError
 from solver.game.moves import BUST, MOVE, NUTS, faces_table, roll_table
 from solver.game.payout import nuts_gain_mean
 from solver.game.rules import N_DICE
-from solver.play.advise import check_state, turn_inputs
+from solver.play.advise import check_explainable, check_state, turn_inputs
 from solver.play.backup import turn_decisions
 from solver.store.checked import open_table
 
@@ -33,8 +32,7 @@ def nuts_means(rules) -> dict:
 
 def explain(rules, payouts, after, s0: int, turn: int, dice: int) -> dict:
     """The explain object (module docstring); ``payouts`` and ``after`` as ``backup.backup_state`` takes them."""
-    if rules.game != "gonuts":
-        raise StateError("--explain is for Go Nuts! (Pig's turn has no dice to explain)")
+    check_explainable(rules)
     h = rules.target - s0
     decide = turn_decisions(rules, payouts, after, s0)
     stop_at = turn

@@ -26,8 +26,9 @@ BOUND = 2.0 ** -STEP_BITS          # the stated precision of a 4-player page, pe
 PACKED_FROM = 4                    # players from which the start_win values are encoded
 
 
-def encode(start_win: np.ndarray) -> tuple[dict, bytes]:
-    """(descriptor, bytes) of one table's ``start_win`` ((G,)*N + (N,))."""
+def encode(start_win: np.ndarray, progress=None) -> tuple[dict, bytes]:
+    """(descriptor, bytes) of one table's ``start_win`` ((G,)*N + (N,)); ``progress(done, total)`` after
+    each component, the deflate and the check (4 players: some 30 s of work)."""
     N = start_win.shape[-1]
     if N < PACKED_FROM:
         raw = np.ascontiguousarray(start_win[..., :N - 1], dtype="<f8").tobytes()
@@ -35,6 +36,7 @@ def encode(start_win: np.ndarray) -> tuple[dict, bytes]:
     C = np.cumsum(start_win[..., :N - 1], axis=-1)
     q = np.rint(np.ldexp(C, STEP_BITS)).astype(np.int64)
     planes, widths = [], []
+    steps = N + 1
     for c in range(N - 1):
         r = q[..., c]
         for axis in range(N):
@@ -43,12 +45,18 @@ def encode(start_win: np.ndarray) -> tuple[dict, bytes]:
         width = max(1, (int(z.max()).bit_length() + 7) // 8)
         planes += [((z >> np.uint64(8 * k)) & np.uint64(255)).astype(np.uint8).tobytes() for k in range(width)]
         widths.append(width)
+        if progress:
+            progress(c + 1, steps)
     blob = zlib.compress(b"".join(planes), 9)
+    if progress:
+        progress(N, steps)
     desc = {"encoding": "lorenzo", "components": N - 1, "step_bits": STEP_BITS, "planes": widths}
     err = float(np.abs(decode(desc, blob, start_win.shape) - start_win).max())
     if not err <= BOUND:
         raise GonutsError(f"the 4-player page encoding is off by {err:.2e}, more than its stated {BOUND:.2e}")
     desc["precision"] = err
+    if progress:
+        progress(steps, steps)
     return desc, blob
 
 

@@ -20,8 +20,8 @@ the person whose decisions are reviewed. Events:
 
 Every seat's decisions are kept; ``review`` values one seat's (``you`` by default).
 
-``replay`` applies the rules of docs/RULES.md to the events and refuses the first
-one that cannot happen, naming it. ``review`` values every decision of seat
+``replay`` applies the rules of docs/RULES.md to the events through the one game
+loop (``game.loop``) and refuses the first one that cannot happen, naming it. ``review`` values every decision of seat
 ``you`` with ``solver.play.advise`` (the numbers of ``advise --json``); the loss of
 a decision is the win probability of the better action minus that of the
 action taken, in percentage points.
@@ -33,7 +33,9 @@ import os
 from dataclasses import dataclass
 
 from solver.errors import GonutsError, show
-from solver.game.moves import BUST, NUTS, outcome
+from solver.files import check_source
+from solver.game.loop import OVER, IllegalEvent, check, new_game, step
+from solver.game.moves import outcome
 from solver.game.rules import N_DICE, PRESETS, Rules, preset
 from solver.play.advise import advise
 
@@ -110,7 +112,9 @@ _BOMS = ((b"\xff\xfe\x00\x00", "UTF-32 (little-endian)"), (b"\x00\x00\xfe\xff", 
 
 
 def read_file(path):
-    """The JSON of a record file, or a RecordError that says why it cannot be read."""
+    """The JSON of a record file, or a RecordError that says why it cannot be read (a FIFO or a device is
+    refused at once: it would block, or never end)."""
+    check_source(path, "game record", RecordError)
     try:
         size = os.path.getsize(path)
         if size > MAX_RECORD_BYTES:
@@ -142,9 +146,20 @@ def parse_bytes(data: bytes, name: str):
     if nesting(text) > MAX_DEPTH:
         raise RecordError(f"{name} nests deeper than {MAX_DEPTH} levels; a game record needs 4")
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        return json.loads(text, parse_constant=_not_json, parse_int=_js_int)
+    except (ValueError, RecursionError):            # JSONDecodeError is a ValueError
         raise RecordError(f"{name} is not JSON") from None
+
+
+def _not_json(word):
+    """NaN, Infinity and -Infinity: Python's json reads them, JSON (and the page's JSON.parse) does not."""
+    raise ValueError(f"{word} is not JSON")
+
+
+def _js_int(digits: str):
+    """An integer as the page's JSON.parse reads it: exact up to 2^53, beyond that a float (which the whole-
+    number checks then refuse); never Python's slow, digit-limited conversion of a huge number."""
+    return int(digits) if len(digits.lstrip("-")) <= 15 else float(digits)
 
 
 def nesting(text: str) -> int:
@@ -175,7 +190,7 @@ def rules_of(record) -> tuple[Rules, int]:
         raise RecordError("a game record must be a JSON object")
     if record.get("format") != FORMAT:
         raise RecordError(f"not a game record: \"format\" must be \"{FORMAT}\"")
-    if record.get("version") != VERSION:
+    if not (_int(record.get("version")) and _whole(record["version"]) == VERSION):
         raise RecordError(f"unknown record version {show(record.get('version'))} (this version reads {VERSION})")
     reading = record.get("rules")
     if reading not in PRESETS:
@@ -188,7 +203,7 @@ def rules_of(record) -> tuple[Rules, int]:
         raise RecordError(f"\"target\" must be a whole number of at least 1, not {show(target)}")
     players, target = _whole(players), _whole(target)
     you = record.get("you")
-    if not _int(you) or you >= players:
+    if not _int(you) or _whole(you) >= players:
         raise RecordError(f"\"you\" must be a seat from 0 to {players - 1}, not {show(you)}")
     if not isinstance(record.get("events"), list):
         raise RecordError("\"events\" must be a list")
@@ -199,26 +214,12 @@ def rules_of(record) -> tuple[Rules, int]:
 
 
 def replay(record) -> Replay:
-    """Apply the rules to the record's events; the first impossible one is refused by number."""
+    """Apply the rules to the record's events (``game.loop``); the first impossible one is refused by number."""
     rules, you = rules_of(record)
-    N, G = rules.players, rules.target
-    scores = [0] * N
-    seat, t, n = 0, 0, N_DICE
-    phase = "start"          # start (a roll or a banked turn), roll, decide, nuts, over
-    winner = None
-    nuts_dice = None
+    N = rules.players
+    state = new_game(rules)
     by_seat = [[] for _ in range(N)]
     table_mode = record.get("mode") == "table"
-
-    def end_turn(gain):
-        nonlocal seat, t, n, phase, winner, nuts_dice
-        scores[seat] += gain
-        nuts_dice = None
-        if scores[seat] >= G:
-            winner, phase = seat, "over"
-            return
-        seat, t, n, phase = (seat + 1) % N, 0, N_DICE, "start"
-
     for i, ev in enumerate(record["events"]):
         where = f"event {i}"
         if not isinstance(ev, dict):
@@ -229,61 +230,45 @@ def replay(record) -> Replay:
             raise RecordError(f"{where}: needs \"seat\" and exactly one of roll, choice, nuts, banked "
                               f"(got {', '.join(sorted(ev)) or 'nothing'})")
         kind, value = kinds[0], ev[kinds[0]]
-        if phase == "over":
-            raise RecordError(f"{where}: the game is already over (seat {winner} reached {G})")
-        if not _int(ev.get("seat")) or _whole(ev["seat"]) != seat:
-            raise RecordError(f"{where}: seat {show(ev.get('seat'))} is not the player to move (seat {seat} is)")
-        expect = {"start": "a roll or a banked turn", "roll": "a roll", "decide": "a choice",
-                  "nuts": "the acorns of the Go Nuts! round"}[phase]
-        if kind == "banked":
-            if phase != "start":
-                raise RecordError(f"{where}: a banked turn must replace a whole turn; expected {expect}")
-            if seat == you and not table_mode:
-                raise RecordError(f"{where}: your own turns are entered roll by roll, not as a banked total")
-            if not _int(value):
-                raise RecordError(f"{where}: banked points must be a whole number of 0 or more, not {show(value)}")
-            end_turn(_whole(value))
-        elif kind == "roll":
-            if phase not in ("start", "roll"):
-                raise RecordError(f"{where}: expected {expect}, not a roll")
-            if not (isinstance(value, list) and len(value) == 3 and all(_int(x) for x in value)):
-                raise RecordError(f"{where}: a roll is [acorns, squirrels, cars], three whole numbers of 0 "
-                                  f"or more, not {show(value)}")
-            a, s, c = (_whole(x) for x in value)
-            if a + s + c != n:
-                raise RecordError(f"{where}: {a}+{s}+{c} = {a + s + c} dice, but {n} "
-                                  f"{'die is' if n == 1 else 'dice are'} live")
-            kind, x, live = outcome(rules, n, a, s, c)
-            if kind == BUST:
-                end_turn(0)
-            elif kind == NUTS:
-                phase, nuts_dice = "nuts", x
-            else:
-                t, n = t + x, live
-                if scores[seat] + t >= G:
-                    end_turn(t)
-                else:
-                    phase = "decide"
-        elif kind == "choice":
-            if phase != "decide":
-                raise RecordError(f"{where}: expected {expect}, not a choice")
-            if value not in ("roll", "stop"):
-                raise RecordError(f"{where}: a choice is \"roll\" or \"stop\", not {show(value)}")
-            frame = tuple(scores[(seat + k) % N] for k in range(N))
-            by_seat[seat].append(Decision(i, frame, t, n, value))
-            if value == "stop":
-                end_turn(t)
-            else:
-                phase = "roll"
-        else:
-            if phase != "nuts":
-                raise RecordError(f"{where}: expected {expect}, not a Go Nuts! round")
-            if not _int(value):
-                raise RecordError(f"{where}: the acorns of a Go Nuts! round are a whole number of 0 or more, "
-                                  f"not {show(value)}")
-            end_turn(_whole(value) + (0 if rules.nuts_costs_turn else t))
-    return Replay(rules, you, tuple(scores), winner, tuple(by_seat[you]), len(record["events"]), seat, t, n, phase,
-                  nuts_dice, tuple(tuple(d) for d in by_seat), record.get("mode"))
+        try:
+            if state.phase != OVER and not (_int(ev.get("seat")) and _whole(ev["seat"]) == state.seat):
+                raise RecordError(f"seat {show(ev.get('seat'))} is not the player to move (seat {state.seat} is)")
+            check(rules, state, kind)
+            value = _event_value(rules, state, kind, value, state.seat == you and not table_mode)
+            if kind == "choice":
+                by_seat[state.seat].append(Decision(i, state.frame(), state.turn, state.dice, value))
+            state = step(rules, state, kind, value).state
+        except (RecordError, IllegalEvent) as exc:
+            raise RecordError(f"{where}: {exc}") from None
+    return Replay(rules, you, state.scores, state.winner, tuple(by_seat[you]), len(record["events"]), state.seat,
+                  state.turn, state.dice, state.phase, state.nuts_dice, tuple(tuple(d) for d in by_seat),
+                  record.get("mode"))
+
+
+def _event_value(rules, state, kind: str, value, own_turn: bool):
+    """An event's value as ``loop.step`` takes it, or a RecordError saying what is wrong with it."""
+    if kind == "banked":
+        if own_turn:
+            raise RecordError("your own turns are entered roll by roll, not as a banked total")
+        if not _int(value):
+            raise RecordError(f"banked points must be a whole number of 0 or more, not {show(value)}")
+        return _whole(value)
+    if kind == "roll":
+        if not (isinstance(value, list) and len(value) == 3 and all(_int(x) for x in value)):
+            raise RecordError(f"a roll is [acorns, squirrels, cars], three whole numbers of 0 or more, "
+                              f"not {show(value)}")
+        a, s, c = (_whole(x) for x in value)
+        n = state.dice
+        if a + s + c != n:
+            raise RecordError(f"{a}+{s}+{c} = {a + s + c} dice, but {n} {'die is' if n == 1 else 'dice are'} live")
+        return outcome(rules, n, a, s, c)
+    if kind == "choice":
+        if value not in ("roll", "stop"):
+            raise RecordError(f"a choice is \"roll\" or \"stop\", not {show(value)}")
+        return value
+    if not _int(value):
+        raise RecordError(f"the acorns of a Go Nuts! round are a whole number of 0 or more, not {show(value)}")
+    return _whole(value)
 
 
 @dataclass(frozen=True)

@@ -11,20 +11,27 @@ Go Nuts! payouts. Nothing is fetched at run time.
 from __future__ import annotations
 
 import base64
+import glob
 import hashlib
 import json
+import os
+import re
+import shutil
 import zlib
 from pathlib import Path
 
 from solver import __version__
-from solver.errors import GonutsError
-from solver.files import atomic_write, cache_dir, check_destination
+from solver.errors import GonutsError, show
+from solver.files import atomic_write, cache_dir, cache_folder, check_destination, check_name, reason, sync_folder
+from solver.files import uninterrupted
 from solver.game.moves import faces_table
 from solver.game.rules import N_DICE, preset
 from solver.lab.policies import maxpoints
+from solver.numbers import whole
 from solver.play import icons, pagedata
 from solver.play.explain import nuts_means
 from solver.play.record import FORMAT, MAX_DEPTH, MAX_EVENTS, MAX_RECORD_BYTES, PAGE_TARGET, VERSION
+from solver.store.locate import shipped_dir
 
 ASSETS = Path(__file__).resolve().parent / "web"
 PLAYERS = (2, 3, 4)
@@ -62,23 +69,42 @@ def reading_data(reading: str) -> dict:
     }
 
 
-def encoded(table) -> tuple[dict, bytes]:
-    """``pagedata.encode`` of the table's ``start_win``, kept in the cache under the table's checksum
-    (a 4-player encoding takes seconds; the next ``web`` reads it back)."""
+def _cache_key(table) -> str:
     N = table.players
-    key = f"{table.meta['checksum'].split(':')[-1][:32]}-{'f64' if N < pagedata.PACKED_FROM else 'q%d' % pagedata.STEP_BITS}"
-    folder = cache_dir() / "page"
-    blob_path, desc_path = folder / f"{key}.bin", folder / f"{key}.json"
+    kind = "f64" if N < pagedata.PACKED_FROM else "q%d" % pagedata.STEP_BITS
+    return f"{table.meta['checksum'].split(':')[-1][:32]}-{kind}"
+
+
+def is_encoded(table) -> bool:
+    """Whether ``encoded`` will be quick: 2-3 players (raw float64), or a 4-player encoding kept in the cache."""
+    return table.players < pagedata.PACKED_FROM or _read_pair(cache_dir() / "page", _cache_key(table)) is not None
+
+
+def _read_pair(folder: Path, stem: str):
+    """(descriptor, bytes) from ``stem.json`` and ``stem.bin`` if both are there and agree (size, CRC-32)."""
     try:
-        desc, blob = json.loads(desc_path.read_text()), blob_path.read_bytes()
-        if desc.get("bytes") == len(blob) and desc.get("crc32") == zlib.crc32(blob):
-            return desc, blob
+        desc, blob = json.loads((folder / f"{stem}.json").read_text()), (folder / f"{stem}.bin").read_bytes()
     except (OSError, ValueError):
-        pass
-    desc, blob = pagedata.encode(table.arrays["start_win"])
+        return None
+    info = desc.get("start_win", desc) if isinstance(desc, dict) else {}
+    if info.get("bytes") == len(blob) and info.get("crc32") == zlib.crc32(blob):
+        return desc, blob
+    return None
+
+
+def encoded(table, progress=None) -> tuple[dict, bytes]:
+    """``pagedata.encode`` of the table's ``start_win``, kept in the cache under the table's checksum
+    (a 4-player encoding takes seconds; the next ``web`` reads it back). ``progress(done, total)``."""
+    key = _cache_key(table)
+    folder = cache_dir() / "page"     # created only when there is something to keep
+    blob_path, desc_path = folder / f"{key}.bin", folder / f"{key}.json"
+    kept = _read_pair(folder, key)
+    if kept is not None:
+        return kept
+    desc, blob = pagedata.encode(table.arrays["start_win"], progress)
     desc.update(bytes=len(blob), crc32=zlib.crc32(blob))
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        cache_folder("page")
         atomic_write(blob_path, lambda fh: fh.write(blob))
         atomic_write(desc_path, lambda fh: fh.write(json.dumps(desc).encode()))
     except (OSError, GonutsError):
@@ -86,16 +112,16 @@ def encoded(table) -> tuple[dict, bytes]:
     return desc, blob
 
 
-def game_data(table) -> tuple[dict, bytes]:
+def game_data(table, progress=None) -> tuple[dict, bytes]:
     """What the page's core needs from one table (its payouts, its maxpoints rule, how its values are
-    encoded) and the bytes of those values."""
+    encoded) and the bytes of those values. ``progress(done, total)`` follows a 4-player encoding."""
     rules = table.rules
     reading = rules.preset_name()
     if rules.game != "gonuts" or reading is None or rules.speed != 1.0:
         raise GonutsError(f"the page plays the rulebook and summary readings only, not {rules.describe()}")
     mp = maxpoints(rules, N_DICE).roll_tn[:rules.target]
     means = nuts_means(rules)
-    desc, blob = encoded(table)
+    desc, blob = encoded(table, progress)
     return {
         "players": rules.players, "target": rules.target, "reading": reading,
         "rules": rules.to_dict(),
@@ -109,8 +135,24 @@ def game_data(table) -> tuple[dict, bytes]:
     }, blob
 
 
+SHIPPED_PAGE = "page"     # the folder of the shipped tables (``store.locate.shipped_dir``) that holds them
+
+
+def shipped_game(players: int, reading: str, target: int):
+    """The page data of a game whose table is not shipped but whose page data is (4 players at the page's
+    target: encoding them needs the 4-player tables, 200 MB and a minute to build): ``game_data``'s
+    (dict, bytes) as ``bench/check_shipped_page.py --write`` made them from fresh builds, or None."""
+    return _read_pair(shipped_dir() / SHIPPED_PAGE, page_stem(players, reading, target))
+
+
+def page_stem(players: int, reading: str, target: int) -> str:
+    return f"gonuts-{players}p-t{target}-{reading}"
+
+
 def page_data(tables, place=None) -> dict:
     """Everything the page's core reads (``GonutsCore(data)``): the rules as data and each table's game.
+
+    ``tables``: loaded tables, or ``game_data``'s (dict, bytes) pairs (``shipped_game`` gives them too).
 
     ``place(key, blob)`` says where a game's values go: it returns the keys to add to its ``start_win``
     descriptor (``data``: base64 inside the page, the default; ``url``: a file of the site)."""
@@ -119,7 +161,8 @@ def page_data(tables, place=None) -> dict:
             return {"data": base64.b64encode(blob).decode("ascii")}
     games = {}
     for t in tables:
-        d, blob = game_data(t)
+        d, blob = t if isinstance(t, tuple) else game_data(t)
+        d = json.loads(json.dumps(d))                # a copy: the descriptor gets where its bytes go
         key = f"{d['players']}-{d['reading']}"
         d["start_win"].update(place(key, blob))
         games[key] = d
@@ -170,10 +213,8 @@ def site(tables, folder, force: bool = False) -> dict:
     manifest with icons, and a service worker that precaches everything. Returns a summary.
 
     A folder that holds files other than a previous site's is refused unless ``force``."""
-    folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise GonutsError(f"--site {folder}: not a folder")
-    before = _site_files(folder, force)
+    folder = check_site(folder, force)
+    others = _site_files(folder, force)[1]
     files = {}
 
     def place(key, blob):
@@ -200,15 +241,7 @@ def site(tables, folder, force: bool = False) -> dict:
     worker = (ASSETS / "sw.js").read_text(encoding="utf-8")
     files["sw.js"] = worker.replace("@CACHE@", cache).replace("@FILES@", json.dumps(precache)).encode("utf-8")
     files[SITE_LIST] = json.dumps({"cache": cache, "files": sorted([*files, SITE_LIST])}, indent=1).encode("utf-8")
-    for name, blob in files.items():
-        path = folder / name
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise GonutsError(f"--site {folder}: cannot create {path.parent}: {exc.strerror}") from None
-        atomic_write(path, lambda fh, b=blob: fh.write(b))
-    for name in before - set(files):
-        (folder / name).unlink(missing_ok=True)
+    replace_folder(folder, files, others - set(files))
     return {"path": str(folder), "cache": cache, "files": len(files),
             "bytes": sum(len(b) for b in files.values()), "games": sorted(data["games"])}
 
@@ -216,29 +249,98 @@ def site(tables, folder, force: bool = False) -> dict:
 def check_output(out=None, site=None, force: bool = False) -> None:
     """Refuse a destination before any table is built for it: one file (``out``) or a site folder."""
     if site is not None:
-        site = Path(site)
-        if site.exists() and not site.is_dir():
-            raise GonutsError(f"--site {site}: not a folder")
-        _site_files(site, force)
+        check_site(site, force)
     else:
         check_destination(out)
 
 
-def _site_files(folder: Path, force: bool) -> set:
-    """The files of a previous site in ``folder`` (to replace), refusing a folder with anything else."""
+def check_site(folder, force: bool = False) -> Path:
+    """The site folder to write (a link's target), refused before any work: not a folder, a mount point,
+    other files in it (unless ``force``), or a parent folder where its replacement cannot be written."""
+    folder = Path(os.path.realpath(check_name(folder))) if os.path.islink(folder) else Path(os.path.abspath(folder))
+    if folder.exists() and not folder.is_dir():
+        raise GonutsError(f"--site {folder}: not a folder")
+    if folder.is_dir() and (os.path.ismount(folder) or folder == folder.parent):
+        raise GonutsError(f"--site {folder}: a mount point cannot be replaced; give a folder inside it")
+    if not folder.parent.is_dir():
+        raise GonutsError(f"--site {folder}: folder {folder.parent} does not exist")
+    if not os.access(folder.parent, os.W_OK | os.X_OK):
+        raise GonutsError(f"--site {folder}: the site is written beside it first, and {folder.parent} is not "
+                          "writable")
+    _site_files(folder, force)
+    return folder
+
+
+_LEFTOVER = re.compile(r"\..+\.[0-9]+\.tmp")     # files.atomic_write's temporary files
+
+
+def _site_files(folder: Path, force: bool) -> tuple[set, set]:
+    """(the files of a previous site in ``folder``, the other files), refusing other files unless ``force``.
+    A temporary file of an interrupted write is neither: it goes with the old site."""
     if not folder.is_dir():
-        return set()
+        return set(), set()
     listed = set()
     try:
         listed = set(json.loads((folder / SITE_LIST).read_text(encoding="utf-8"))["files"])
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    present = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
-    other = sorted(present - listed)
+    present = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() or p.is_symlink()}
+    other = sorted(p for p in present - listed if not _LEFTOVER.fullmatch(Path(p).name))
     if other and not force:
         raise GonutsError(f"--site {folder} holds other files ({other[0]}{' and more' if len(other) > 1 else ''}); "
                           "give an empty or new folder, or --force to write beside them")
-    return listed & present
+    return listed & present, set(other)
+
+
+def replace_folder(folder: Path, files: dict, keep: set = frozenset()) -> None:
+    """Write ``files`` ({relative name: bytes}) as the whole of ``folder``, atomically: into a new folder
+    beside it, then renamed into its place, so that an interruption (a signal, a full disk) leaves the old
+    folder whole. The files of ``keep`` (relative names in the old folder) are carried over by hard links.
+    Leftovers of interrupted runs beside it (``.NAME.gonuts-new-PID``, ``-old-PID``) are removed."""
+    parent, name = folder.parent, folder.name
+    for stale in parent.glob(f".{glob.escape(name)}.gonuts-*-*"):
+        pid = stale.name.rpartition("-")[2]
+        if stale.is_dir() and pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(stale, ignore_errors=True)
+    new, old = parent / f".{name}.gonuts-new-{os.getpid()}", parent / f".{name}.gonuts-old-{os.getpid()}"
+    try:
+        try:
+            os.mkdir(new, 0o755)
+            for rel, blob in files.items():
+                path = new / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with open(path, "wb") as fh:
+                    fh.write(blob)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            for rel in sorted(keep):
+                (new / rel).parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    os.link(folder / rel, new / rel, follow_symlinks=False)
+                except OSError:
+                    shutil.copy2(folder / rel, new / rel, follow_symlinks=False)
+            sync_folder(new)
+            with uninterrupted():
+                if folder.exists():
+                    os.rename(folder, old)
+                os.rename(new, folder)
+            sync_folder(parent)
+        except OSError as exc:
+            raise GonutsError(f"--site {folder}: cannot write the site: {reason(exc)}; the old folder is "
+                              "unchanged") from None
+    finally:
+        shutil.rmtree(new, ignore_errors=True)
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def games_asked(players_text: str, rules_text: str) -> list:
@@ -248,15 +350,17 @@ def games_asked(players_text: str, rules_text: str) -> list:
 
 
 def parse_list(text: str, allowed, what: str) -> tuple:
-    """'2,3' -> (2, 3), refusing anything not in ``allowed`` by name."""
-    items = [x.strip() for x in str(text).split(",") if x.strip()]
-    if not items:
+    """'2,3' -> (2, 3), refusing anything not in ``allowed`` by name (numbers read by ``solver.numbers``)."""
+    fields = [x.strip() for x in str(text).split(",")]
+    if not any(fields):
         raise GonutsError(f"--{what}: give at least one of {', '.join(map(str, allowed))}")
+    if not all(fields):
+        raise GonutsError(f"--{what}: an empty item in {show(str(text))}; give {', '.join(map(str, allowed))}")
     out = []
-    for x in items:
-        value = int(x) if x.isdigit() else x
+    for x in fields:
+        value = whole(x, f"--{what}") if isinstance(allowed[0], int) else x
         if value not in allowed:
-            raise GonutsError(f"--{what}: {x!r} is not one of {', '.join(map(str, allowed))}")
+            raise GonutsError(f"--{what}: {show(x)} is not one of {', '.join(map(str, allowed))}")
         if value not in out:
             out.append(value)
     return tuple(out)

@@ -1,8 +1,9 @@
 """A deliberately plain Bellman operator, independent of the engine.
 
-Written from docs/RULES.md alone: its own dice enumeration and its own turn logic,
-numpy-vectorised over a batch of start states, no layering, no orbits, no
-compiled code. It serves three jobs that must not share the engine's code:
+Written from docs/RULES.md: its own turn logic, numpy-vectorised over a batch of
+start states, no layering, no orbits, no compiled code; what a roll does comes from
+the rules' one statement (``game.moves.roll_table``), which the literal simulation
+checks independently. It serves three jobs that must not share the engine's code:
 
 * ``plain_value_iteration``: global value iteration over every state at once
   (Jacobi sweeps to a max change of ``tol``, capped), the baseline and oracle;
@@ -12,10 +13,8 @@ compiled code. It serves three jobs that must not share the engine's code:
 * ``plain_policy_evaluation``: Jacobi sweeps under fixed per-seat decisions (or
   greedy seats), the oracle of ``evaluate``, ``respond`` and the rule searches.
 
-Only the Go Nuts! payout vectors come from elsewhere (the table, or
-``solver.game.payout``); they are checked against a simulation of the dog race.
-The roll outcomes, read straight off the rules, live in ``backup`` (numpy-free)
-and are shared with its one-state backup, not with the engine.
+The Go Nuts! payout vectors come from the table or ``solver.game.payout``; they are
+checked against a simulation of the dog race.
 """
 from __future__ import annotations
 

@@ -5,7 +5,6 @@ Where tables live (shipped, cached) is ``locate``'s; ``table_for`` gets one, bui
 from __future__ import annotations
 
 import json
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +15,7 @@ from solver import files
 from solver.engine.kernels import is_compiled
 from solver.engine.solve import TOLERANCE, prepare, solve
 from solver.errors import GonutsError, TableError
-from solver.files import cache_dir
+from solver.files import cache_folder
 from solver.game.payout import nuts_payout_table
 from solver.game.rules import Rules
 from solver.game.turn import gonuts_turn, turn_model
@@ -37,8 +36,7 @@ def table_for(rules: Rules):
     """The shipped or cached table of these rules, built into the cache first if there is none."""
     path = find_table(rules)
     if path is None:
-        cache_dir().mkdir(parents=True, exist_ok=True)
-        path = cache_dir() / table_name(rules)
+        path = cache_folder() / table_name(rules)
         build(rules, path)
     return tables.load(path, expect=rules)
 
@@ -97,7 +95,10 @@ def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | N
         }
         meta = tables.save(out, rules, arrays, solver_meta, model.substates)
     except KeyboardInterrupt:
-        saved = checkpoint.flush()
+        try:
+            saved = checkpoint.flush()
+        except TableError as exc:
+            raise BuildInterrupted(f"interrupted, and {exc}") from None
         raise BuildInterrupted(f"interrupted; {saved} layers of the solve are saved: run the same build "
                                "with --resume to continue" if saved else "interrupted before any layer "
                                "finished") from None
@@ -141,14 +142,17 @@ class _Checkpoint:
         return self._written or 0
 
     def _write(self, state: dict):
+        """Replace the checkpoint atomically (``files.atomic_write``: a full disk or a signal leaves the last
+        one whole and no temporary file); a failure stops the build with one line."""
         t0 = time.monotonic()
-        tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
-        with open(tmp, "wb") as fh:
-            np.savez(fh, rules=np.array(json.dumps(self.rules.to_dict(), sort_keys=True)),
-                     **{k: np.asarray(v) for k, v in state.items() if v is not None})
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path)
+        previous = f"; the checkpoint of layer {self._written} is kept (--resume)" if self._written else ""
+        try:
+            files.atomic_write(self.path, lambda fh: np.savez(
+                fh, rules=np.array(json.dumps(self.rules.to_dict(), sort_keys=True)),
+                **{k: np.asarray(v) for k, v in state.items() if v is not None}), error=TableError)
+        except TableError as exc:
+            raise TableError(f"{str(exc).replace('cannot write', 'cannot save the checkpoint', 1)}{previous}") \
+                from None
         self._last = time.monotonic()
         self._cost = self._last - t0
         self._written = int(state["layers_done"])

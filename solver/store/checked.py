@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from solver.errors import GonutsError, TableError
-from solver.files import atomic_write, cache_dir
+from solver.files import atomic_write, cache_dir, cache_folder
 from solver.store.contract import (
     ITEMSIZE,
     Archive,
@@ -130,7 +130,7 @@ def _from_cache(folder: Path, where: str):
 
 def _keep(folder: Path, meta, raw) -> None:
     """Write the arrays' bytes, then the stamp (last, atomically): a folder without a stamp is ignored."""
-    folder.mkdir(parents=True, exist_ok=True)
+    cache_folder("checked", folder.name)
     for name, (_, _, data) in raw.items():
         atomic_write(folder / f"{name}.raw", lambda fh, data=data: fh.write(data))
     stamp = json.dumps({"meta": meta}).encode()

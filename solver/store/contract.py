@@ -21,6 +21,7 @@ from pathlib import Path
 
 from solver.engine.bits import packed_width
 from solver.errors import RulesError, TableError
+from solver.files import check_source
 from solver.game.rules import Rules
 
 SCHEMA = 1
@@ -88,11 +89,8 @@ def diff(have: Rules, want: Rules) -> str:
 
 
 def check_file(path: Path) -> None:
-    """Refuse a path that is not an existing file, with one line."""
-    if not path.exists():
-        raise TableError(f"no table at {path}")
-    if not path.is_file():
-        raise TableError(f"{path} is not a file")
+    """Refuse, at once, a path that is not an existing regular file (a FIFO would block), with one line."""
+    check_source(path, "table", TableError)
 
 
 def check_expected(rules: Rules, expect: Rules | None, where: str) -> None:

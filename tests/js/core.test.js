@@ -1,10 +1,8 @@
-/* The page's pure core under Node (node --test tests/js), held to the shared fixtures.
- *
- * GONUTS_PAGE_DATA names a JSON file of the data the page embeds (solver/play/webpage.py page_data);
- * tests/test_shared_rules.py writes it and runs this file. Run by hand:
- *   python -c "import json; from solver.store import tables; from solver.play import webpage; \
- *     print(json.dumps(webpage.page_data([tables.load('tables/gonuts-2p-t50-rulebook.npz')])))" > /tmp/data.json
- *   GONUTS_PAGE_DATA=/tmp/data.json node --test tests/js
+/* The page's pure core under Node (node --test tests/js), held to the shared fixtures: it runs on its own,
+ * from a clean clone, with nothing built. Its data are the committed page data of tests/fixtures/
+ * (page-t50.json: 2 players; page-t12.json: 3 and 4 players at target 12), and advice.json holds what
+ * Python's advise and explain say for fixed states of each game (tests/page_fixtures.py writes all three;
+ * tests/test_shared_rules.py checks that they still say what Python says).
  */
 "use strict";
 const test = require("node:test");
@@ -13,10 +11,8 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 const GonutsCore = require("../../solver/play/web/core.js");
-const dataPath = process.env.GONUTS_PAGE_DATA;
-if (!dataPath) throw new Error("set GONUTS_PAGE_DATA to a page_data JSON file (see the comment at the top)");
-const core = GonutsCore(JSON.parse(fs.readFileSync(dataPath, "utf8")));
 const fixture = (name) => JSON.parse(fs.readFileSync(path.join(__dirname, "..", "fixtures", name), "utf8"));
+const core = GonutsCore(fixture("page-t50.json"));
 
 function refusal(fn) {
   try { fn(); } catch (e) { if (e instanceof core.GonutsInputError) return e.message; throw e; }
@@ -91,5 +87,30 @@ test("odd values (BigInt, cyclic objects, symbols) are refused with GonutsInputE
   ];
   for (const f of cases) {
     assert.throws(f, (e) => e instanceof core.GonutsInputError && e.message.length < 200);
+  }
+});
+
+test("advise and explain give Python's numbers for every fixed state, within the page's stated precision", async () => {
+  const cores = {};
+  for (const c of fixture("advice.json").cases) {
+    if (!cores[c.page]) cores[c.page] = GonutsCore(fixture(c.page));
+    const here = cores[c.page];
+    const g = await here.load(c.players, c.rules);
+    const tol = g.precision + 1e-12, what = `${c.players}-${c.rules} ${JSON.stringify([c.scores, c.turn, c.dice])}`;
+    const near = (got, want, label) => {
+      if (want === null || typeof want !== "object") {
+        if (typeof want === "number") assert.ok(Math.abs(got - want) <= tol, `${what} ${label}: ${got} vs ${want}`);
+        else assert.equal(got, want, `${what} ${label}`);
+        return;
+      }
+      assert.equal(Array.isArray(got) ? got.length : Object.keys(got).length,
+                   Array.isArray(want) ? want.length : Object.keys(want).length, `${what} ${label}: size`);
+      for (const k of Object.keys(want)) near(got[k], want[k], `${label}.${k}`);
+    };
+    const q = { scores: c.scores, turn: c.turn, dice: c.dice, rules: c.rules };
+    const a = here.advise(q);
+    near(a, c.advise, "advise");
+    if (Math.abs(c.advise.win_if_roll - c.advise.win_if_stop) > 2 * tol) assert.equal(a.action, c.advise.action, what);
+    near(here.explain(q), c.explain, "explain");
   }
 });

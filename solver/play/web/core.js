@@ -1,6 +1,6 @@
 /* gonuts core: the page's pure computation. No DOM, no globals read.
  *
- * GonutsCore(data) takes the embedded tables (see solver/webpage.py) and returns
+ * GonutsCore(data) takes the embedded tables (see solver/play/webpage.py) and returns
  * functions of plain values:
  *   advise({scores, turn, dice, rules})  -> the object of `gonuts-solve advise --json`
  *   values(game, scores)                 -> both actions' value vectors at every (t, n) of one turn
@@ -14,9 +14,12 @@
  *
  * The rules are data (data.readings, written by solver/play/webpage.py from solver/game/moves.py):
  * every roll of n live dice with its probability and what it does (bust, a Go Nuts! round with
- * so many dice, or so many acorns and live dice after the one-die rule). Nothing here derives a
- * rule. The policy grammar (solver/lab/grammar.py) and the record rules (solver/play/record.py)
- * are written twice, here and in Python, and held to one fixture of cases (tests/fixtures/).
+ * so many dice, or so many acorns and live dice after the one-die rule): no roll's outcome is
+ * derived here. What is written twice, here for the page offline and in Python, is held to
+ * fixtures that both test suites run (tests/fixtures/): the game loop (solver/game/loop.py: whose
+ * turn, turn points, live dice, a win at the target; records.json), the turn's backup and the why
+ * (solver/play/backup.py, explain.py; advice.json, checked under Node against Python's numbers),
+ * and the policy grammar (solver/lab/grammar.py; policies.json).
  */
 (function (root, factory) {
   if (typeof module === "object" && module.exports) module.exports = factory;

@@ -1,0 +1,42 @@
+"""SIGINT and SIGTERM for the command line: SIGTERM (what ``timeout``, systemd and CI send) is handled as
+Ctrl-C is, so a build keeps its checkpoint and leaves no temporary file; the exit is 130 after SIGINT and
+143 (128 + 15) after SIGTERM. The library only sees a ``KeyboardInterrupt``."""
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+
+_SIGNALLED = []
+
+
+class Terminated(KeyboardInterrupt):
+    """The ``KeyboardInterrupt`` that SIGTERM raises."""
+
+
+def _on_signal(signum, frame):
+    """The first signal stops the work; later ones wait for its cleanup (saving a checkpoint, removing a
+    temporary file) instead of cutting it short and leaving a half-written file."""
+    if _SIGNALLED:
+        return
+    _SIGNALLED.append(signum)
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+@contextlib.contextmanager
+def handled():
+    """Handle both signals as above while the command runs (only the main thread can set handlers)."""
+    _SIGNALLED.clear()
+    before = {}
+    if threading.current_thread() is threading.main_thread():
+        before = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+
+
+def exit_code() -> int:
+    """The exit code of an interrupted command: 143 after SIGTERM, else 130."""
+    return 128 + signal.SIGTERM if _SIGNALLED and _SIGNALLED[0] == signal.SIGTERM else 130

@@ -1,0 +1,83 @@
+"""The page's data and the numbers Python gives for it, as fixtures that ``node --test tests/js`` reads on
+its own (no environment, no build): the JavaScript core's advise and explain are held to Python's.
+
+* ``tests/fixtures/page-t50.json``: ``webpage.page_data`` of the two shipped-size 2-player tables;
+* ``tests/fixtures/page-t12.json``: the same for 3 and 4 players at target 12 (small enough to commit;
+  4 players carry the quantised encoding, so its numbers agree within the stated precision);
+* ``tests/fixtures/advice.json``: for fixed states of each game, ``advise --json``'s object and
+  ``explain``'s, computed here from the tables by the Python code (``play.advise``, ``play.explain``).
+
+``python tests/page_fixtures.py`` writes them; ``tests/test_shared_rules.py`` recomputes them and checks
+that the committed files still say the same (the deflated bytes of a 4-player encoding may differ with
+another zlib; their inflated planes may not).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+PAGES = {"page-t50.json": (50, [2]), "page-t12.json": (12, [3, 4])}
+READINGS = ("rulebook", "summary")
+
+
+def states(players: int, target: int) -> list:
+    """Fixed questions: openings (a forced roll), mid-turn decisions, one die, a roll at the target."""
+    G = target
+    if players == 2:
+        return [((0, 0), 0, 5), ((23, 31), 7, 3), ((45, 10), 6, 2), ((30, 30), 12, 1), ((10, 40), 4, 5),
+                ((49, 0), 0, 5), ((20, 20), 30, 4), ((0, 49), 9, 2)]
+    base = [(0,) * players, tuple(range(1, players + 1)), (G - 1,) + (0,) * (players - 1),
+            (3,) + (G - 2,) * (players - 1)]
+    return [(base[0], 0, 5), (base[1], 2, 3), (base[2], 0, 5), (base[3], 4, 1), (base[1], 5, 5),
+            (base[3], 9, 2), (base[1], G, 4)]
+
+
+def build(tmp: Path) -> dict:
+    """{file name: its JSON}: the page data files and the advice cases, from tables shipped or built in tmp."""
+    from solver.game.rules import preset
+    from solver.play import webpage
+    from solver.play.advise import advise
+    from solver.play.explain import explain
+    from solver.store import build as builder
+    from solver.store import tables
+    from solver.store.locate import find_table, table_name
+    out, cases = {}, []
+    for name, (target, counts) in PAGES.items():
+        loaded = []
+        for n in counts:
+            for reading in READINGS:
+                rules = preset(reading, players=n, target=target)
+                path = find_table(rules) or tmp / table_name(rules)
+                if not path.exists():
+                    builder.build(rules, path)
+                t = tables.load(path, expect=rules)
+                loaded.append(t)
+                for scores, turn, dice in states(n, target):
+                    a = advise(t, scores, turn, dice)
+                    W = t.arrays["start_win"]
+                    why = explain(rules, t.arrays["nuts_payout"].tolist(),
+                                  lambda g, s=scores: W[s[1:] + (s[0] + g,)].tolist(), scores[0], turn, dice)
+                    cases.append({"page": name, "players": n, "rules": reading, "scores": list(scores), "turn": turn,
+                                  "dice": dice, "advise": {**a.to_dict(), "rules": rules.to_dict()}, "explain": why})
+        out[name] = webpage.page_data(loaded)
+    out["advice.json"] = {"about": "advise and explain from Python for fixed states; tests/page_fixtures.py "
+                                   "writes it", "cases": cases}
+    return out
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, data in build(Path(tmp)).items():
+            (FIXTURES / name).write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+            print(f"wrote tests/fixtures/{name}")
+
+
+if __name__ == "__main__":
+    main()
