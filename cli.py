@@ -197,9 +197,9 @@ def fair(players, preset, target, head_starts, table_path, as_json):
     vector of integer head starts; the fairest has the smallest largest deviation
     from 1/N (ties: the smallest head starts).
     """
-    from solver.lab.fair import fair_start
+    from solver.lab.fair import check_heads, fair_start
+    heads = None if head_starts is None else check_heads(players, target, games.ints(head_starts, "--head-starts"))
     table = games.table_for({"players": players, "preset": preset, "target": target}, table_path, players)
-    heads = games.ints(head_starts, "--head-starts") if head_starts is not None else None
     res = fair_start(table, heads)
     emit(as_json, {"rules": table.rules.to_dict(), **res.to_dict()}, lambda: text.fair(table.rules, res, heads))
 

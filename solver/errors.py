@@ -22,14 +22,64 @@ SHOWN = 60    # characters of an offending value that a message repeats
 
 
 def show(value) -> str:
-    """A value as a refusal repeats it: its JSON text (as the web page writes it too), cut to SHOWN
-    characters, so that a hostile megabyte never becomes a megabyte of message."""
-    import json  # deferred for start-up: only a refusal pays for it
+    """A value as a refusal repeats it: its JSON text as the web page's ``JSON.stringify`` writes it (so that
+    the page and the CLI say the same), cut to SHOWN characters, so that a hostile megabyte never becomes a
+    megabyte of message."""
     try:
-        text = json.dumps(_as_js(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = _js(value, 0)
     except (TypeError, ValueError, RecursionError):
         text = type(value).__name__
     return text if len(text) <= SHOWN else f"{text[:SHOWN]}... ({len(text)} characters)"
+
+
+def _js(value, depth: int) -> str:
+    """``JSON.stringify(value)`` for JSON-like values: numbers as JavaScript writes them (``_js_number``)."""
+    import json  # deferred for start-up: only a refusal pays for it
+    if depth > 64:
+        raise RecursionError("nested too deep")
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, int):
+        return str(value) if abs(value) <= 2 ** 53 else _js_number(value)
+    if isinstance(value, float):
+        return _js_number(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_js(x, depth + 1) for x in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{json.dumps(str(k), ensure_ascii=False)}:{_js(x, depth + 1)}"
+                              for k, x in value.items()) + "}"
+    raise TypeError(type(value).__name__)
+
+
+def _js_number(x) -> str:
+    """A number as JavaScript's ``String(x)`` writes it (ECMAScript Number::toString): the shortest digits
+    that read back, in plain notation from 1e-6 up to 1e21 and in exponent notation outside; NaN and the
+    infinities as JSON writes them, null."""
+    try:
+        x = float(x)
+    except OverflowError:
+        return "null"
+    if not math.isfinite(x):
+        return "null"
+    if x == 0:
+        return "0"
+    mantissa, _, exponent = repr(abs(x)).partition("e")
+    point = mantissa.index(".") if "." in mantissa else len(mantissa)
+    digits = mantissa.replace(".", "")
+    n = point + int(exponent or 0) - (len(digits) - len(digits.lstrip("0")))   # x = 0.digits * 10^n
+    digits = digits.strip("0")
+    k = len(digits)
+    if k <= n <= 21:
+        text = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        text = f"{digits[:n]}.{digits[n:]}"
+    elif -6 < n <= 0:
+        text = f"0.{'0' * -n}{digits}"
+    else:
+        text = f"{digits[0]}{'.' + digits[1:] if k > 1 else ''}e{'+' if n - 1 >= 0 else '-'}{abs(n - 1)}"
+    return ("-" if x < 0 else "") + text
 
 
 LONGEST = 300       # characters of the longest message line, its "gonuts-solve: error: " included
@@ -45,21 +95,3 @@ def one_line(msg, prefix: str = "gonuts-solve: error: ") -> str:
 
 class UsageError(GonutsError):
     """A command line that cannot be read: the CLI exits 2 (other refusals exit 1)."""
-
-
-def _as_js(value):
-    """Numbers as JavaScript writes them (the page shows the same): 2.0 as 2, integers past 2^53 as floats
-    (beyond 2^53 the two may still write a number differently; no count is that large)."""
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, float) and not math.isfinite(value):      # JSON.stringify writes NaN and Infinity as null
-        return None
-    if isinstance(value, float) and value.is_integer() and abs(value) <= 2 ** 53:
-        return int(value)
-    if isinstance(value, int) and abs(value) > 2 ** 53:
-        return float(value)
-    if isinstance(value, list):
-        return [_as_js(x) for x in value]
-    if isinstance(value, dict):
-        return {k: _as_js(v) for k, v in value.items()}
-    return value

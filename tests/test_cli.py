@@ -29,18 +29,20 @@ def run(*args, cache=None, check_ok=None):
     return p
 
 
-def run_here(*args, cache=None):
-    """``run`` in this process (cli.main, stdout and stderr captured): the same exit code and output without
-    the interpreter's start-up, for tables of many refusals."""
+def run_here(*args, cache=None, env=None):
+    """``run`` in this process (cli.main, stdout and stderr captured), with ``env`` added to the environment
+    meanwhile: the same exit code and output without the interpreter's start-up, for tables of many refusals."""
     import contextlib
     import io
 
     import cli
     out, err = io.StringIO(), io.StringIO()
-    saved = {k: os.environ.get(k) for k in ("GONUTS_SOLVE_CACHE", "GONUTS_DEBUG")}
+    env = {k: str(v) for k, v in (env or {}).items()}
+    saved = {k: os.environ.get(k) for k in ("GONUTS_SOLVE_CACHE", "GONUTS_DEBUG", *env)}
     if cache is not None:
         os.environ["GONUTS_SOLVE_CACHE"] = str(cache)
     os.environ.pop("GONUTS_DEBUG", None)
+    os.environ.update(env)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:

@@ -87,8 +87,14 @@ def test_record_files_are_read_or_refused_as_the_fixture_says(case, tmp_path):
         with pytest.raises(RecordError) as err:
             read_file(path)
         assert str(err.value) == case["error"].replace("game.json", str(path))
-    else:
-        read_file(path)
+        return
+    record = read_file(path)
+    if "replay_error" in case:
+        with pytest.raises(RecordError) as err:
+            replay(record)
+        assert str(err.value) == case["replay_error"]
+    elif case.get("replayed"):
+        replay(record)
 
 
 def test_the_pages_rolls_are_the_rules_own(tmp_path):

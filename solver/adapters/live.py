@@ -38,7 +38,7 @@ def roll_outcomes(model, n: int) -> list:
     return rows + [("end", float(e["p"]), int(e["dist"]), bool(e["rel"])) for e in model.endings if e["src"] == n]
 
 
-class LiveGame:
+class LiveGame(loop.Follows):
     """A game moved by ``game.loop``: scores in absolute seat order (seat 0 moves first); ``seat`` is the
     seat to decide. Chance is drawn from the turn model's outcomes with their exact probabilities."""
 
@@ -56,12 +56,6 @@ class LiveGame:
     def reset_state(self):
         self.state = loop.new_game(self.rules)
         self.turns = 1
-
-    scores = property(lambda self: list(self.state.scores))
-    seat = property(lambda self: self.state.seat)
-    t = property(lambda self: self.state.turn)
-    n = property(lambda self: self.state.dice)
-    winner = property(lambda self: self.state.winner)
 
     @property
     def done(self) -> bool:

@@ -100,7 +100,7 @@ class GoNutsGame(pyspiel.Game):
         return _Observer(params)
 
 
-class GoNutsState(pyspiel.State):
+class GoNutsState(pyspiel.State, loop.Follows):
     """A position of the one game loop (``game.loop``): scores (seat order), the seat to move, its turn
     points and live dice; a decision node, or a chance node once the roll is chosen."""
 
@@ -110,12 +110,6 @@ class GoNutsState(pyspiel.State):
         self.N, self.G = game.key[0], game.key[1]
         self.state = loop.new_game(_RULES[self._key])
         self.opened = False                  # the turn's forced first roll is chosen: its dice come next
-
-    scores = property(lambda self: list(self.state.scores))
-    seat = property(lambda self: self.state.seat)
-    t = property(lambda self: self.state.turn)
-    n = property(lambda self: self.state.dice)
-    winner = property(lambda self: self.state.winner)
 
     @property
     def phase(self) -> str:

@@ -25,7 +25,8 @@ def _on_signal(signum, frame):
 
 @contextlib.contextmanager
 def handled():
-    """Handle both signals as above while the command runs (only the main thread can set handlers)."""
+    """Handle both signals as above while the command runs (only the main thread can set handlers). After
+    a signal the handlers stay until the process ends, so that a second one cannot cut its exit short."""
     _SIGNALLED.clear()
     before = {}
     if threading.current_thread() is threading.main_thread():
@@ -33,8 +34,9 @@ def handled():
     try:
         yield
     finally:
-        for s, handler in before.items():
-            signal.signal(s, handler)
+        if not _SIGNALLED:
+            for s, handler in before.items():
+                signal.signal(s, handler)
 
 
 def exit_code() -> int:

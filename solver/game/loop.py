@@ -64,6 +64,16 @@ class Step:
     banked: int | None            # the points the event's turn banked, if the event ended a turn
 
 
+class Follows:
+    """For a game object that is moved by ``step`` and keeps the result in ``self.state``: the state's
+    fields by the names the adapters use (scores as a list, seat, t, n, winner)."""
+    scores = property(lambda self: list(self.state.scores))
+    seat = property(lambda self: self.state.seat)
+    t = property(lambda self: self.state.turn)
+    n = property(lambda self: self.state.dice)
+    winner = property(lambda self: self.state.winner)
+
+
 def new_game(rules) -> State:
     """Every score 0, seat 0 to open its first turn."""
     return State((0,) * rules.players, rules.substates)

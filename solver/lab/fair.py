@@ -35,18 +35,24 @@ def _probs(sw, heads):
     return tuple(float(x) for x in sw[(0, *heads)])
 
 
+def check_heads(N: int, G: int, head_starts) -> tuple:
+    """Head starts for seats 2..N of an N-player game to G, or a StateError saying what is wrong."""
+    heads = tuple(head_starts)
+    if len(heads) != N - 1:
+        raise StateError(f"give {N - 1} head starts, one for each seat after the first; got {len(heads)}")
+    for h in heads:
+        if not 0 <= h < G:
+            raise StateError(f"head start {h} is outside 0..{G - 1}: a seat that starts at {G} has already won")
+    return heads
+
+
 def fair_start(table, head_starts=None) -> FairStart:
     """The fairest head starts (or, given ``head_starts`` for seats 2..N, those), exactly from the table."""
     N, G = table.players, table.target
     sw = table.arrays["start_win"]
     before = _probs(sw, (0,) * (N - 1))
     if head_starts is not None:
-        heads = tuple(head_starts)
-        if len(heads) != N - 1:
-            raise StateError(f"give {N - 1} head starts, one for each seat after the first; got {len(heads)}")
-        for h in heads:
-            if not 0 <= h < G:
-                raise StateError(f"head start {h} is outside 0..{G - 1}: a seat that starts at {G} has already won")
+        heads = check_heads(N, G, head_starts)
     else:
         dev = np.abs(sw[0] - 1.0 / N).max(axis=-1)                 # (G,)*(N-1): over every head-start vector
         best = dev.min()

@@ -73,6 +73,10 @@ test("record files are read or refused as the fixture says", () => {
     const bytes = new Uint8Array(Buffer.from(c.bytes, "base64"));
     const got = refusal(() => core.recordFromBytes(bytes, "game.json"));
     assert.equal(got, c.error === undefined ? null : c.error, c.name);
+    if (c.replay_error !== undefined || c.replayed) {
+      const record = core.recordFromBytes(bytes, "game.json");
+      assert.equal(refusal(() => core.replayState(record)), c.replay_error === undefined ? null : c.replay_error, c.name);
+    }
   }
 });
 
