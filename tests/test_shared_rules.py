@@ -21,7 +21,6 @@ from solver.lab import grammar
 from solver.lab.policies import parse
 from solver.play import webpage
 from solver.play.record import RecordError, replay
-from solver.store import tables
 
 FIXTURES = Path(__file__).parent / "fixtures"
 sys.path.insert(0, str(Path(__file__).parent))          # page_fixtures, the fixtures' generator

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from taps import clicker
+
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright", reason="the page's browser tests need playwright (pip install \".[test]\")")
 ROOT = Path(__file__).resolve().parent.parent
@@ -256,6 +258,7 @@ def _table_game(page, players, seed, hidden_seat):
     """Play a whole table game through the UI: one tap per roll (the result's button), one per decision; a
     few undos along the way; one seat's advice switched off. Returns (taps per kind, the record)."""
     rng = random.Random(seed)
+    click = clicker(page)
     page.click("#tab-table")
     if not page.evaluate("document.getElementById('table-new').open"):
         page.click("#table-new summary")
@@ -274,21 +277,21 @@ def _table_game(page, players, seed, hidden_seat):
             n = state["n"]
             a = rng.choices(range(n + 1), weights=[2 ** k for k in range(n + 1)])[0]
             s = rng.randrange(n - a + 1) if rng.random() < 0.85 else n - a
-            page.click(f"[data-roll='{a}-{s}-{n - a - s}']")
+            click(f"[data-roll='{a}-{s}-{n - a - s}']")
             taps["roll"] += 1
         elif state["phase"] == "decide":
             assert page.is_hidden("#table-advice") == (state["seat"] == hidden_seat)
-            page.click("#table-stop" if state["t"] >= rng.choice((4, 6, 9)) else "#table-roll")
+            click("#table-stop" if state["t"] >= rng.choice((4, 6, 9)) else "#table-roll")
             taps["decision"] += 1
         else:
             for _ in range(rng.randrange(3)):
-                page.click("#table-nuts-plus")
+                click("#table-nuts-plus")
                 taps["nuts"] += 1
-            page.click("#table-nuts-done")
+            click("#table-nuts-done")
             taps["nuts"] += 1
         if step in (3, 11):                     # take back two steps, then go on
-            page.click("#table-undo")
-            page.click("#table-undo")
+            click("#table-undo")
+            click("#table-undo")
             taps["undo"] += 2
     else:
         raise AssertionError("the game did not end")

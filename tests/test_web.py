@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from taps import clicker
+
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright", reason="the page's browser tests need playwright (pip install \".[test]\")")
 ROOT = Path(__file__).resolve().parent.parent
@@ -281,6 +283,7 @@ def test_advisor_form_refuses_bad_input_without_an_answer(watched, field, value,
 
 def _play_to_end(page, stop_at):
     """The user rolls until the turn holds `stop_at` points; the computer plays itself."""
+    click = clicker(page)
     for _ in range(2000):
         page.wait_for_function("""() => !document.getElementById('play-over').hidden ||
                                    !document.getElementById('play-roll').disabled""", timeout=20000)
@@ -288,14 +291,14 @@ def _play_to_end(page, stop_at):
             return page.evaluate("window.gonuts.record('play')")
         st = page.evaluate("window.gonuts.replay(window.gonuts.record('play'))")
         if st["phase"] == "decide" and st["t"] >= stop_at:
-            page.click("#play-stop")
+            click("#play-stop")
         else:
             if st["phase"] == "decide" and st["t"] == 4:
                 page.click("#play-hint")
                 assert page.is_visible("#play-hint-out .verdict")
             before = len(page.evaluate("window.gonuts.record('play').events"))
             you = page.evaluate("window.gonuts.record('play').you")
-            page.click("#play-roll")
+            click("#play-roll")
             events = page.evaluate("window.gonuts.record('play').events")
             mine = [e for e in events[before:] if "roll" in e][0]
             assert mine["seat"] == you and sum(mine["roll"]) == st["n"]
@@ -542,11 +545,11 @@ def test_a_damaged_saved_game_is_kept_aside_with_a_message(watched, stored):
     page.click("#tab-coach")
     page.wait_for_selector("#coach-kept:not([hidden])")
     assert "could not be restored" in page.inner_text("#coach-kept")
-    assert page.evaluate("localStorage.getItem('gonuts.coach.v1.damaged')") == stored
+    assert page.evaluate("localStorage.getItem(`gonuts.coach.v1@${new URL('.', location.href).pathname}.damaged`)") == stored
     page.click("#coach-setup button[type=submit]")                     # a new game keeps the damaged one aside
-    assert page.evaluate("localStorage.getItem('gonuts.coach.v1.damaged')") == stored
+    assert page.evaluate("localStorage.getItem(`gonuts.coach.v1@${new URL('.', location.href).pathname}.damaged`)") == stored
     page.click("#coach-kept-delete")
-    assert page.evaluate("localStorage.getItem('gonuts.coach.v1.damaged')") is None
+    assert page.evaluate("localStorage.getItem(`gonuts.coach.v1@${new URL('.', location.href).pathname}.damaged`)") is None
     page.click("#tab-play")
     page.wait_for_selector("#play-kept:not([hidden])")
     assert "could not be restored" in page.inner_text("#play-kept")
@@ -617,7 +620,7 @@ def test_a_malformed_address_is_one_line_and_the_saved_game_survives(watched):
     note = page.inner_text("#notice")
     assert note.startswith("The address after # cannot be read (a malformed % sequence)") and "\n" not in note
     wait_until(page, "window.gonuts.record('play') !== null")
-    assert page.evaluate("JSON.parse(localStorage.getItem('gonuts.play.v1')).record.seed") == 7
+    assert page.evaluate("JSON.parse(localStorage.getItem(`gonuts.play.v1@${new URL('.', location.href).pathname}`)).record.seed") == 7
     assert page.evaluate("window.gonuts.record('play').seed") == 7                   # restored, not replaced
     page.evaluate("location.hash = '#coach'")
     page.wait_for_selector("#panel-coach:not([hidden])")                           # the hashchange listener
@@ -641,7 +644,7 @@ def test_a_saved_game_the_page_cannot_play_opens_read_only_and_is_kept(watched, 
     assert page.is_visible("#play-game") and page.is_disabled("#play-roll") and page.is_disabled("#play-hint")
     assert page.inner_text("#play-error").startswith("Read-only: ") and "NaN" not in page.inner_text("body")
     assert page.evaluate("document.getElementById('play-board').children.length") == record["players"]
-    assert json.loads(page.evaluate("localStorage.getItem('gonuts.play.v1.damaged')"))["record"] == record
+    assert json.loads(page.evaluate("localStorage.getItem(`gonuts.play.v1@${new URL('.', location.href).pathname}.damaged`)"))["record"] == record
 
 
 def test_the_address_takes_plain_digits_only(watched):

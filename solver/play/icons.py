@@ -18,15 +18,17 @@ def _pixel(x: float, y: float) -> tuple:
     return CREAM
 
 
-def png(size: int) -> bytes:
-    """A size x size RGB PNG of the icon (2x2 supersampled)."""
+def png(size: int, maskable: bool = False) -> bytes:
+    """A size x size RGB PNG of the icon (2x2 supersampled). ``maskable``: the acorn drawn at 70% of its size
+    on a full cream square, inside the circle of 80% that a launcher's mask keeps."""
+    k = 1 / 0.7 if maskable else 1.0
     rows = []
     for j in range(size):
         row = bytearray(b"\x00")
         for i in range(size):
             acc = [0, 0, 0]
             for dx, dy in ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)):
-                c = _pixel((i + dx) / size, (j + dy) / size)
+                c = _pixel(0.5 + ((i + dx) / size - 0.5) * k, 0.5 + ((j + dy) / size - 0.5) * k)
                 acc = [a + b for a, b in zip(acc, c)]
             row += bytes(a // 4 for a in acc)
         rows.append(bytes(row))

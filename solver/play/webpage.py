@@ -2,7 +2,7 @@
 static site that works offline after its first visit (``site``). It advises, plays, coaches and reviews.
 
 ``page(tables)`` assembles ``web/page.html``, ``web/style.css``, ``web/core.js``
-(the pure computation) and ``web/ui.js`` (the thin DOM layer) with the data the
+(the pure computation) and ``web/ui/*.js`` (the thin DOM layer: ``UI_MODULES``) with the data the
 core needs: the rules of each reading as data (``reading_data``: every roll and what it
 does, from ``game.moves``), and from each table ``start_win`` (float64, little-endian, base64; the
 last seat's component is left out, it is one minus the others) and the exact
@@ -34,20 +34,26 @@ from solver.play.record import FORMAT, MAX_DEPTH, MAX_EVENTS, MAX_RECORD_BYTES, 
 from solver.store.locate import shipped_dir
 
 ASSETS = Path(__file__).resolve().parent / "web"
+# The UI's modules (web/ui/), in the order the page runs them: the shared part, a module per tab, the start.
+UI_MODULES = ("common.js", "advise.js", "play.js", "coach.js", "table.js", "review.js", "main.js")
 PLAYERS = (2, 3, 4)
 READINGS = ("rulebook", "summary")
 TARGET = 50
 # The single file makes no request at all; the site fetches its own files only (and may register its worker).
-FILE_CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; "
-            "connect-src 'none'; form-action 'none'")
-SITE_CSP = ("default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; "
+# No inline script or style runs unnamed: each is listed by its SHA-256 (@SCRIPTS@, @STYLES@), never
+# 'unsafe-inline', so no text from a record, a name or the address can ever run as script.
+FILE_CSP = ("default-src 'none'; script-src @SCRIPTS@; style-src @STYLES@; img-src data: blob:; "
+            "connect-src 'none'; form-action 'none'; base-uri 'none'; object-src 'none'")
+SITE_CSP = ("default-src 'none'; script-src 'self' @SCRIPTS@; style-src @STYLES@; "
             "img-src 'self' data: blob:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; "
-            "form-action 'none'")
+            "form-action 'none'; base-uri 'none'; object-src 'none'")
 SITE_HEAD = ('<link rel="manifest" href="manifest.webmanifest">\n'
              '<link rel="icon" href="icon-192.png" sizes="192x192">\n'
              '<link rel="apple-touch-icon" href="apple-touch-icon.png">\n'
              '<meta name="theme-color" content="#6b3e10">\n'
              '<meta name="apple-mobile-web-app-capable" content="yes">\n'
+             '<meta name="mobile-web-app-capable" content="yes">\n'
+             '<meta name="apple-mobile-web-app-status-bar-style" content="default">\n'
              '<meta name="apple-mobile-web-app-title" content="Go Nuts!">')
 
 
@@ -184,20 +190,42 @@ def html(data: dict, site: bool = False) -> str:
     # JSON inside <script>: no "</" may appear; "<" is escaped as in any JSON string.
     text = text.replace("<", "\\u003c")
     page = (ASSETS / "page.html").read_text(encoding="utf-8")
+    style = (ASSETS / "style.css").read_text(encoding="utf-8")
+    scripts = [(ASSETS / "core.js").read_text(encoding="utf-8")] + \
+        [(ASSETS / "ui" / name).read_text(encoding="utf-8") for name in UI_MODULES]
+    csp = (SITE_CSP if site else FILE_CSP).replace("@SCRIPTS@", " ".join(map(_sha256, scripts))) \
+        .replace("@STYLES@", _sha256(style))
     parts = {
         "<!--@HEAD@-->": SITE_HEAD if site else "",
-        "@CSP@": SITE_CSP if site else FILE_CSP,
-        "/*@STYLE@*/": (ASSETS / "style.css").read_text(encoding="utf-8"),
-        "/*@CORE@*/": (ASSETS / "core.js").read_text(encoding="utf-8"),
-        "/*@UI@*/": (ASSETS / "ui.js").read_text(encoding="utf-8"),
+        "@CSP@": csp,
+        "/*@STYLE@*/": style,
+        "/*@CORE@*/": scripts[0],
+        "<!--@UI@-->": "\n".join(f"<script>{body}</script>" for body in scripts[1:]),
         "@DATA@": text,
     }
-    page = page.replace("@VERSION@", __version__).replace("@TARGET@", str(data["record"]["target"]))
+    page = page.replace("@VERSION@", __version__).replace("@TARGET@", str(data["record"]["target"])) \
+        .replace("@PRECISION@", precision_line(data["precision"]))
     for marker, part in parts.items():
         if page.count(marker) != 1:
             raise GonutsError(f"page template: marker {marker} must appear exactly once")
         page = page.replace(marker, part)
     return page
+
+
+def precision_line(precision: dict) -> str:
+    """"Numbers as stored: 2 players: exact; 4 players: within 7.6e-6." (in the page's first paint: written
+    by JavaScript after it, the line would move the page)."""
+    def one(n, e):
+        if not e > 0:
+            return f"{n} players: exact"
+        mantissa, _, exponent = f"{e:.1e}".partition("e")
+        return f"{n} players: within {mantissa}e{int(exponent)}"
+    return "Numbers as stored: " + "; ".join(one(n, e) for n, e in precision.items()) + "."
+
+
+def _sha256(text: str) -> str:
+    """A CSP source naming one inline script or style by its content."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
 def page(tables) -> str:
@@ -225,21 +253,25 @@ def site(tables, folder, force: bool = False) -> dict:
     data["site"] = True
     files["index.html"] = html(data, site=True).encode("utf-8")
     files["icon-192.png"], files["icon-512.png"] = icons.png(192), icons.png(512)
+    files["icon-maskable-512.png"] = icons.png(512, maskable=True)
     files["apple-touch-icon.png"] = icons.png(180)
     files["manifest.webmanifest"] = json.dumps({
-        "name": "Go Nuts! optimal play", "short_name": "Go Nuts!", "start_url": "./", "scope": "./",
+        "name": "Go Nuts! optimal play", "short_name": "Go Nuts!", "id": "./", "start_url": "./", "scope": "./",
         "display": "standalone", "background_color": "#fbf6ec", "theme_color": "#6b3e10",
         "description": "Roll or stop? Exact win probabilities for the dice game Go Nuts!, offline.",
         "icons": [{"src": "icon-192.png", "sizes": "192x192", "type": "image/png"},
-                  {"src": "icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any"}]},
+                  {"src": "icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any"},
+                  {"src": "icon-maskable-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"}]},
         indent=1).encode("utf-8")
     digest = hashlib.sha256()
     for name in sorted(files):
         digest.update(name.encode() + b"\0" + files[name])
     cache = f"gonuts-{digest.hexdigest()[:16]}"
     precache = ["./"] + sorted(files)
+    hashes = {name: hashlib.sha256(files["index.html" if name == "./" else name]).hexdigest() for name in precache}
     worker = (ASSETS / "sw.js").read_text(encoding="utf-8")
-    files["sw.js"] = worker.replace("@CACHE@", cache).replace("@FILES@", json.dumps(precache)).encode("utf-8")
+    files["sw.js"] = worker.replace("@CACHE@", cache).replace("/*@FILES@*/[]", json.dumps(precache)) \
+        .replace("/*@HASHES@*/{}", json.dumps(hashes, sort_keys=True)).encode("utf-8")
     files[SITE_LIST] = json.dumps({"cache": cache, "files": sorted([*files, SITE_LIST])}, indent=1).encode("utf-8")
     replace_folder(folder, files, others - set(files))
     return {"path": str(folder), "cache": cache, "files": len(files),

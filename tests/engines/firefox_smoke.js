@@ -1,0 +1,68 @@
+/* The page in Firefox (firefox-esr, driven by puppeteer-core over WebDriver BiDi): run by
+ * tests/test_engines.py, which gives the single file, the site's address and the expected answers.
+ *   node tests/engines/firefox_smoke.js PAGE.html SITE_URL EXPECTED.json
+ * 1. the single file's advise for 2-4 players equals the CLI's (EXPECTED.json: queries and answers);
+ * 2. a short Table game: one tap per roll and per decision;
+ * 3. the site: its worker takes control; after "stop" on stdin (the server is stopped), a reload still
+ *    runs the page offline.
+ * Prints one line per check ("ok ..." or "FAIL ...") and exits 1 on any failure. */
+"use strict";
+const fs = require("node:fs");
+const readline = require("node:readline");
+const puppeteer = require("puppeteer-core");
+
+const [pageFile, siteUrl, expectedPath] = process.argv.slice(2);
+let failed = 0;
+const check = (ok, what) => { console.log(`${ok ? "ok" : "FAIL"} ${what}`); if (!ok) failed++; };
+const nextLine = () => new Promise((resolve) => readline.createInterface({ input: process.stdin }).once("line", resolve));
+
+(async () => {
+  const browser = await puppeteer.launch({ browser: "firefox", headless: true,
+    executablePath: process.env.GONUTS_FIREFOX || "/usr/bin/firefox-esr" });
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 390, height: 844 });
+    await page.goto(`file://${pageFile}`);
+    await page.waitForFunction("window.gonuts !== undefined");
+    for (const c of JSON.parse(fs.readFileSync(expectedPath, "utf8"))) {
+      const got = await page.evaluate((q) => Promise.resolve(window.gonuts.advise(q)), c.query);
+      const near = ["win_if_roll", "win_if_stop"].every((k) => (got[k] === null && c.want[k] === null) ||
+        Math.abs(got[k] - c.want[k]) <= c.tol);
+      check(near && got.action === c.want.action, `advise ${JSON.stringify(c.query)}`);
+    }
+    await page.click("#tab-table");
+    await page.select("#table-players", "2");
+    await page.$eval("#table-name-0", (e) => { e.value = "Ann"; });
+    await page.$eval("#table-name-1", (e) => { e.value = "Bo"; });
+    await page.click("#table-setup button[type=submit]");
+    await page.waitForSelector("[data-roll='2-2-1']");
+    await page.click("[data-roll='2-2-1']");
+    await page.waitForSelector("#table-stop:not([disabled])");
+    await new Promise((r) => setTimeout(r, 400));
+    await page.click("#table-stop");
+    await new Promise((r) => setTimeout(r, 400));
+    await page.click("[data-roll='1-1-3']");
+    const rec = await page.evaluate(() => window.gonuts.record("table"));
+    check(rec.events.length === 3 && rec.events[1].choice === "stop", `a short table game (${rec.events.length} entries)`);
+    const [width, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    check(width <= inner, `nothing widens the page (${width} px in a window of ${inner})`);
+
+    const site = await browser.newPage();
+    await site.goto(siteUrl);
+    await site.waitForFunction("window.gonuts !== undefined");
+    await site.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    await site.reload();
+    await site.waitForFunction("navigator.serviceWorker.controller !== null");
+    console.log("ready");
+    await nextLine();                                           // the test has stopped the server
+    await site.reload();
+    await site.waitForFunction("window.gonuts !== undefined", { timeout: 15000 });
+    const games = await site.evaluate(() => window.gonuts.games);
+    check(games.length >= 1, `the site offline after its server stopped (${games.join(", ")})`);
+  } catch (e) {
+    check(false, `error: ${e && e.message ? e.message.split("\n")[0] : e}`);
+  } finally {
+    await browser.close();
+  }
+  process.exit(failed ? 1 : 0);
+})();

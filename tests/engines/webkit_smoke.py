@@ -1,0 +1,92 @@
+"""The page in WebKit, Safari's engine (Debian's WebKitGTK: WebKitWebDriver and its MiniBrowser, driven by
+selenium's WebKitGTK driver, under xvfb-run): run by tests/test_engines.py.
+
+    xvfb-run -a python tests/engines/webkit_smoke.py PAGE.html SITE_URL EXPECTED.json
+
+The same three checks as firefox_smoke.js: the single file's advise against the CLI's, a short Table game,
+and the site offline once the server is stopped ("stop" on stdin). One line per check; exit 1 on a failure."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+from selenium.webdriver.webkitgtk.options import Options
+from selenium.webdriver.webkitgtk.service import Service
+
+MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
+failed = 0
+
+
+def check(ok, what):
+    global failed
+    print(f"{'ok' if ok else 'FAIL'} {what}", flush=True)
+    failed += not ok
+
+
+def until(drv, script, seconds=20):
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        try:
+            if drv.execute_script(f"return !!({script})"):
+                return True
+        except Exception:                                   # the page is still loading
+            pass
+        time.sleep(0.1)
+    return False
+
+
+def main(page_file, site_url, expected):
+    opts = Options()
+    opts.binary_location = MINIBROWSER
+    opts.add_argument("--automation")
+    drv = webdriver.WebKitGTK(options=opts, service=Service(executable_path="/usr/bin/WebKitWebDriver"))
+    try:
+        drv.set_window_size(390, 844)
+        drv.get(f"file://{page_file}")
+        check(until(drv, "window.gonuts"), "the single file starts")
+        for c in json.loads(open(expected).read()):
+            got = drv.execute_script("return Promise.resolve(window.gonuts.advise(arguments[0]))", c["query"])
+            near = all((got[k] is None and c["want"][k] is None) or abs(got[k] - c["want"][k]) <= c["tol"]
+                       for k in ("win_if_roll", "win_if_stop"))
+            check(near and got["action"] == c["want"]["action"], f"advise {json.dumps(c['query'])}")
+        drv.find_element(By.ID, "tab-table").click()
+        Select(drv.find_element(By.ID, "table-players")).select_by_value("2")
+        for i, name in enumerate(("Ann", "Bo")):
+            box = drv.find_element(By.ID, f"table-name-{i}")
+            box.clear()
+            box.send_keys(name)
+        drv.find_element(By.CSS_SELECTOR, "#table-setup button[type=submit]").click()
+        until(drv, "document.querySelector(\"[data-roll='2-2-1']\")")
+        drv.find_element(By.CSS_SELECTOR, "[data-roll='2-2-1']").click()
+        time.sleep(0.4)
+        drv.find_element(By.ID, "table-stop").click()
+        time.sleep(0.4)
+        drv.find_element(By.CSS_SELECTOR, "[data-roll='1-1-3']").click()
+        events = drv.execute_script("return window.gonuts.record('table').events")
+        check(len(events) == 3 and events[1].get("choice") == "stop", f"a short table game ({len(events)} entries)")
+        width, inner = drv.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        check(width <= inner, f"nothing widens the page ({width} px in a window of {inner})")
+
+        drv.get(site_url)
+        until(drv, "window.gonuts")
+        drv.execute_script("return navigator.serviceWorker.ready.then(() => true)")
+        drv.refresh()
+        check(until(drv, "navigator.serviceWorker.controller"), "the site's worker takes control")
+        print("ready", flush=True)
+        sys.stdin.readline()                                  # the test has stopped the server
+        drv.refresh()
+        ok = until(drv, "window.gonuts && window.gonuts.games.length")
+        check(ok, "the site offline after its server stopped")
+    except Exception as exc:                                   # one line, never a traceback
+        check(False, f"error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+    finally:
+        drv.quit()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:4]))

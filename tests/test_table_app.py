@@ -1,0 +1,542 @@
+"""The Table tab as a family uses it (issue 26), in Chromium with touch, at 390x844, 360x740 and 320x568.
+
+A seeded 4-player game is played through the page; after every entry the test reads element rectangles,
+without scrolling itself: at each decision the rolling player's name and score, the turn line, the verdict,
+both chances and Roll and Stop are in view; at each roll every result button is. The advised button is the
+emphasised one (and with advice off neither is); nothing widens the page; what the table reads is at least
+20 px; no number breaks across lines; the layout does not shift. Then the ways a game used to get lost:
+a double tap, a new game over a running one, a reload in the middle of a Go Nuts! count, a storage that
+refuses writes, names with hidden characters. Screenshots go to build/screenshots."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+pytest.importorskip("playwright", reason="the page's browser tests need playwright (pip install \".[test]\")")
+sys.path.insert(0, str(Path(__file__).parent))
+from taps import clicker  # noqa: E402
+from test_site import Context  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = Path(os.environ.get("GONUTS_SCREENSHOTS", ROOT / "build" / "screenshots"))
+SIZES = [(390, 844), (360, 740), (320, 568)]
+NAMES = ("Annabelle-Marguerite", "Ben", "Cleo", "Devendra")        # the first is 20 characters
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("table-cache")
+
+
+@pytest.fixture(scope="module")
+def page_file(cache, tmp_path_factory):
+    """The page at the real target, 50: its 4-player games come from the shipped page data."""
+    out = tmp_path_factory.mktemp("table") / "gonuts.html"
+    p = subprocess.run([sys.executable, "-m", "cli", "web", "--players", "2,4", "--rules", "rulebook", "--out", str(out)],
+                       cwd=ROOT, env={**os.environ, "GONUTS_SOLVE_CACHE": str(cache)}, capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, p.stderr
+    return out
+
+
+class Phone(Context):
+    """A touch phone of one size; ``tap`` waits like a person before tapping where the last tap landed (a
+    quicker second tap there is a double tap, which the page ignores on purpose)."""
+
+    def __init__(self, browser, size):
+        self.ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True, is_mobile=True,
+                                       device_scale_factor=2)
+        self.requests, self.errors = [], []
+        self.ctx.on("request", lambda r: self.requests.append(r.url))
+        self.page = self.ctx.new_page()
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.size, self.tap = size, clicker(self.page, how="tap")
+
+    def state(self):
+        return self.page.evaluate("(() => { const r = window.gonuts.record('table'); if (!r) return null; "
+                                  "const st = window.gonuts.replay(r); return {phase: st.phase, seat: st.seat, "
+                                  "n: st.n, t: st.t, events: r.events.length}; })()")
+
+    def start(self, players=4, names=NAMES, hidden=()):
+        self.page.locator("#tab-table").tap()
+        if not self.page.evaluate("document.getElementById('table-new').open"):
+            self.page.locator("#table-new summary").tap()
+        self.page.select_option("#table-players", str(players))
+        for i in range(players):
+            self.page.fill(f"#table-name-{i}", names[i])
+            if i in hidden:
+                self.page.uncheck(f"#table-hint-{i}")
+        self.page.locator("#table-setup button[type=submit]").tap()
+        self.page.wait_for_selector("#table-game:not([hidden])")
+
+
+def rects(page, selectors):
+    return page.evaluate("(sels) => sels.map((s) => { const e = document.querySelector(s); if (!e) return null; "
+                         "const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })", selectors)
+
+
+# Everything the glance criteria read, in one call: the game's state, the rectangles of what must be in view,
+# the page's width, the sizes of what the table reads, lines that broke, and the emphasis of Roll and Stop.
+LOOK = """() => {
+  const r = window.gonuts.record('table'), st = window.gonuts.replay(r);
+  const rect = (e) => { if (!e) return null; const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+  const q = (s) => document.querySelector(s), shown = (e) => e.offsetParent !== null;
+  const seat = q(`#table-pad [data-seat='${st.seat}']`);
+  const must = {name: seat && seat.querySelector('.name'), score: seat && seat.querySelector('.score'),
+                turn: q('#table-turn'), pad: q('#table-pad')};
+  if (st.phase === 'decide') Object.assign(must, {verdict: q('#table-verdict'), roll: q('#table-roll'), stop: q('#table-stop'),
+                                                  chance_roll: q('#table-chance-roll'), chance_stop: q('#table-chance-stop')});
+  if (st.phase === 'start' || st.phase === 'roll') document.querySelectorAll('#table-rolls button').forEach((b, i) => { must['res' + i] = b; });
+  if (st.phase === 'nuts') for (const id of ['n', 'minus', 'plus', 'five', 'done']) must[id] = q('#table-nuts-' + id);
+  const read = [...document.querySelectorAll('#table-pad .name, #table-pad .score, #table-turn, #table-verdict, .chances .num, #table-rolls .res')]
+    .filter((e) => shown(e) && e.textContent).map((e) => [e.className || e.id, parseFloat(getComputedStyle(e).fontSize)]);
+  const broken = [...document.querySelectorAll('#table-pad .score, #table-pad .name, .chances .num, #table-rolls .cars, #table-rolls .faces, #table-turn, #table-verdict, table.seats td')]
+    .filter((e) => shown(e) && e.textContent).filter((e) => { const b = e.getBoundingClientRect(), cs = getComputedStyle(e);
+      const lh = parseFloat(cs.lineHeight) || 1.5 * parseFloat(cs.fontSize); return b.height > 1.6 * lh; }).map((e) => e.textContent);
+  const style = (id) => { const b = q('#' + id), cs = getComputedStyle(b);
+    return {advised: b.classList.contains('advised'), weight: Number(cs.fontWeight), border: parseFloat(cs.borderTopWidth),
+            mark: !b.querySelector('.mark').hidden}; };
+  return {st: {phase: st.phase, seat: st.seat, n: st.n, t: st.t, events: r.events.length},
+          rects: Object.fromEntries(Object.entries(must).map(([k, e]) => [k, rect(e)])),
+          width: document.documentElement.scrollWidth, read, broken,
+          current: seat && seat.getAttribute('aria-current'), role: q('#table-verdict').getAttribute('role'),
+          verdict: q('#table-verdict').textContent, action: q('#table-verdict').dataset.action,
+          chances: !q('#table-chances').hidden, why: !q('#table-advice').hidden,
+          roll: style('table-roll'), stop: style('table-stop')};
+}"""
+
+
+def check_glance(size, look, hidden_seat):
+    """The criteria at one size, from one LOOK."""
+    w, h = size
+    st = look["st"]
+    where = (size, st)
+    for name, r in look["rects"].items():
+        assert r is not None and r[0] >= -0.5 and r[1] >= -0.5 and r[2] <= w + 0.5 and r[3] <= h + 0.5, (where, name, r)
+    assert look["width"] <= w, (where, look["width"])
+    assert [x for x in look["read"] if x[1] < 20] == [], (where, look["read"])
+    assert look["broken"] == [], (where, look["broken"])
+    if st["phase"] == "start" or st["phase"] == "roll":
+        assert len([k for k in look["rects"] if k.startswith("res")]) == (st["n"] + 1) * (st["n"] + 2) // 2
+    if st["phase"] == "decide":
+        assert look["current"] == "true" and look["role"] == "status"
+        advised = [k for k in ("roll", "stop") if look[k]["advised"]]
+        if st["seat"] == hidden_seat:
+            assert advised == [] and not look["chances"] and not look["why"], where
+        else:
+            assert look["chances"], where
+            assert advised == ([] if look["verdict"] == "TOSS-UP" else [look["action"]]), (where, look["verdict"])
+            for k in advised:                  # emphasised by more than colour: a mark, the weight, the border
+                other = look["stop" if k == "roll" else "roll"]
+                assert look[k]["mark"] and not other["mark"], where
+                assert look[k]["weight"] > other["weight"] and look[k]["border"] > other["border"], where
+
+
+def play_game(phone, seed, hidden_seat=2, sizes=SIZES):
+    """A scripted 4-player game to its end, every entry looked at in each of the sizes (the viewport is
+    resized between looks; the taps go round the sizes). Results are drawn with the dice's odds, decisions
+    by a simple rule. Returns the counts of what was seen and a screenshot of each phase at each size."""
+    rng = random.Random(seed)
+    phone.start(hidden=(hidden_seat,))
+    page = phone.page
+    page.evaluate("""() => { window.__shift = 0; new PerformanceObserver((l) => { for (const e of l.getEntries())
+        if (!e.hadRecentInput) window.__shift += e.value; }).observe({type: 'layout-shift'}); }""")
+    seen, shots, anchors = {"decide": 0, "roll": 0, "nuts": 0}, {}, {}
+    for step in range(3000):
+        for size in sizes:
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            look = page.evaluate(LOOK)
+            check_glance(size, look, hidden_seat)
+            top = [look["rects"]["pad"], look["rects"]["turn"]]        # what the eyes come back to never moves
+            assert anchors.setdefault(size, top) == top, (size, look["st"], top)
+            kind = "decide" if look["st"]["phase"] == "decide" else "nuts" if look["st"]["phase"] == "nuts" else "roll"
+            if look["st"]["phase"] != "over" and (size, kind) not in shots and look["st"]["seat"] != hidden_seat:
+                shots[size, kind] = page.screenshot()
+        page.set_viewport_size({"width": sizes[step % len(sizes)][0], "height": sizes[step % len(sizes)][1]})
+        st = look["st"]
+        if st["phase"] == "over":
+            break
+        if st["phase"] in ("start", "roll"):
+            seen["roll"] += 1
+            n = st["n"]
+            a = sum(rng.random() < 1 / 3 for _ in range(n))
+            s = sum(rng.random() < 0.75 for _ in range(n - a))
+            phone.tap(f"[data-roll='{a}-{s}-{n - a - s}']")
+        elif st["phase"] == "decide":
+            seen["decide"] += 1
+            phone.tap("#table-stop" if st["t"] >= rng.choice((6, 9, 14)) else "#table-roll")
+        else:
+            seen["nuts"] += 1
+            for _ in range(rng.randrange(4)):
+                phone.tap("#table-nuts-plus")
+            phone.tap("#table-nuts-done")
+        assert phone.state()["events"] == st["events"] + 1, st          # every tap took, once
+    else:
+        raise AssertionError("the game did not end")
+    shift = page.evaluate("window.__shift")
+    assert shift < 0.01, shift                                           # cumulative layout shift about 0
+    for size in sizes:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        shots[size, "over"] = page.screenshot()
+    return seen, shots
+
+
+def test_the_answer_is_in_view_at_every_entry_of_a_whole_four_player_game_on_three_phones(browser, page_file):
+    phone = Phone(browser, SIZES[0])
+    phone.page.goto(page_file.as_uri())
+    phone.page.wait_for_function("window.gonuts !== undefined")
+    seen, shots = play_game(phone, seed=26)
+    assert seen["decide"] >= 30 and seen["roll"] >= 60 and seen["nuts"] >= 1, seen
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for (size, kind), png in shots.items():
+        (SHOTS / f"{size[0]}x{size[1]}-table-{kind}.png").write_bytes(png)
+    phone.close()
+
+
+def test_a_double_tap_records_one_entry(browser, page_file):
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    page.goto(page_file.as_uri())
+    page.wait_for_function("window.gonuts !== undefined")
+    phone.start(players=2, names=("Ann", "Bo"))
+    page.locator("[data-roll='2-2-1']").dblclick()                      # a real double tap: one roll
+    assert phone.state()["events"] == 1 and phone.state()["phase"] == "decide"
+    box = page.locator("#table-roll").bounding_box()
+    page.mouse.dblclick(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)   # Roll, then what is under it
+    st = phone.state()
+    assert st["events"] == 2 and st["phase"] == "roll", st
+    time.sleep(0.4)
+    page.keyboard.press("Tab")                                           # keys are never ignored
+    page.locator("[data-roll='1-2-1']").focus()
+    page.keyboard.press("Enter")
+    assert phone.state()["events"] == 3
+    phone.close()
+
+
+def test_a_new_game_keeps_the_running_one_and_resume_brings_it_back(browser, page_file):
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    page.goto(page_file.as_uri())
+    page.wait_for_function("window.gonuts !== undefined")
+    phone.start(players=2, names=("Ann", "Bo"))
+    phone.tap("[data-roll='3-1-1']")
+    first = page.evaluate("window.gonuts.record('table')")
+    phone.start(players=2, names=("Cy", "Di"))
+    assert page.evaluate("window.gonuts.record('table').names") == ["Cy", "Di"]
+    phone.tap("[data-roll='1-1-3']")
+    page.reload()
+    page.wait_for_function("window.gonuts !== undefined")
+    page.locator("#tab-table").tap()
+    if not page.evaluate("document.getElementById('table-new').open"):
+        page.locator("#table-new summary").tap()
+    assert "Ann, Bo" in page.text_content("#table-recent-list")
+    page.locator("#table-resume-0").tap()
+    assert page.evaluate("window.gonuts.record('table')") == first
+    assert "Cy, Di" in page.text_content("#table-recent-list")           # the one it replaced is kept in turn
+    phone.close()
+
+
+def test_a_reload_in_the_middle_of_a_go_nuts_count_keeps_it(browser, page_file):
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    page.goto(page_file.as_uri())
+    page.wait_for_function("window.gonuts !== undefined")
+    phone.start(players=2, names=("Ann", "Bo"))
+    phone.tap("[data-roll='0-5-0']")                                    # all squirrels: Go Nuts!
+    for _ in range(3):
+        phone.tap("#table-nuts-plus")
+    phone.tap("#table-nuts-five")
+    assert page.text_content("#table-nuts-n") == "8"
+    page.reload()
+    page.wait_for_function("window.gonuts !== undefined")
+    page.locator("#tab-table").tap()
+    assert page.text_content("#table-nuts-n") == "8"
+    phone.tap("#table-nuts-done")
+    assert page.evaluate("window.gonuts.record('table').events[1]") == {"seat": 0, "nuts": 8}
+    phone.close()
+
+
+def test_storage_that_refuses_a_write_is_said_at_once_and_the_game_goes_on(browser, page_file):
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    page.goto(page_file.as_uri())
+    page.wait_for_function("window.gonuts !== undefined")
+    phone.start(players=2, names=("Ann", "Bo"))
+    page.evaluate("""() => { Storage.prototype.setItem = function () {
+        throw new DOMException('full', 'QuotaExceededError'); }; }""")
+    phone.tap("[data-roll='2-2-1']")
+    assert page.is_visible("#unsaved") and "storage is full" in page.text_content("#unsaved-why")
+    assert phone.state()["events"] == 1                                  # the game in memory goes on
+    with page.expect_download() as dl:
+        page.locator("#unsaved-export").tap()
+    saved = json.loads(Path(dl.value.path()).read_text())
+    assert saved["names"] == ["Ann", "Bo"] and len(saved["events"]) == 1
+    phone.close()
+
+
+def test_names_are_shown_isolated_and_hidden_characters_are_refused_or_removed(browser, page_file):
+    phone = Phone(browser, (320, 568))
+    page = phone.page
+    page.goto(page_file.as_uri())
+    page.wait_for_function("window.gonuts !== undefined")
+    phone.start(players=2, names=("\u202eAnn", "B\u200bo"))
+    assert page.evaluate("window.gonuts.record('table').names") == ["Ann", "Bo"]
+    assert page.evaluate("document.querySelector('#table-pad .name').tagName") == "BDI"
+    phone.start(players=2, names=("\u200b\u200d", "Bo"))
+    assert "needs a name" in page.text_content("#table-setup-error")
+    phone.start(players=2, names=("Ｂｏ", "bo"))                          # look-alikes are the same name
+    assert "Two players are called" in page.text_content("#table-setup-error")
+    phone.start(players=2, names=("👨‍👩‍👧‍👦" * 20, "Bo"))                          # 20 characters as a person counts them
+    assert page.is_hidden("#table-setup-error") or not page.text_content("#table-setup-error")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    phone.close()
+
+
+def test_undo_names_what_it_takes_back(browser, page_file):
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    page.goto(page_file.as_uri())
+    page.wait_for_function("window.gonuts !== undefined")
+    phone.start(players=2, names=("Ann", "Bo"))
+    assert page.is_disabled("#table-undo")
+    phone.tap("[data-roll='2-2-1']")
+    assert page.text_content("#table-undo") == "Undo: Ann rolled 2 acorns, 2 squirrels, 1 car"
+    phone.tap("#table-stop")
+    assert page.text_content("#table-undo") == "Undo: Ann chose to stop"
+    phone.tap("#table-undo")
+    assert phone.state()["phase"] == "decide"
+    phone.close()
+
+
+def test_saved_games_of_two_sites_on_one_origin_never_touch(browser, page_file, tmp_path):
+    """The single file at two paths stands in for /a/ and /b/ of one host: each keeps its own game."""
+    a, b = tmp_path / "a" / "gonuts.html", tmp_path / "b" / "gonuts.html"
+    for p in (a, b):
+        p.parent.mkdir()
+        p.write_bytes(page_file.read_bytes())
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    page.goto(a.as_uri())
+    page.wait_for_function("window.gonuts !== undefined")
+    phone.start(players=2, names=("Ann", "Bo"))
+    page.goto(b.as_uri())
+    page.wait_for_function("window.gonuts !== undefined")
+    assert page.evaluate("window.gonuts.record('table')") is None
+    keys = page.evaluate("Object.keys(localStorage)")
+    assert [k for k in keys if k.startswith("gonuts.table.v1@")] == [f"gonuts.table.v1@{a.parent.as_posix()}/"]
+    phone.close()
+
+
+# -- accessibility: axe-core on every tab and every Table phase -------------------------------------
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe(page, where):
+    """axe-core's violations on the page as it is (WCAG 2 A and AA, and best practices)."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.read_text() + "\n;undefined")                  # evaluated, so the page's CSP allows it
+    found = page.evaluate("axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations.map("
+                          "(v) => [v.id, v.nodes.length, v.nodes[0].target.join(' ')]))")
+    assert found == [], (where, found)
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed: npm ci (CI does)")
+def test_axe_finds_nothing_on_any_tab_or_in_any_table_phase(browser, page_file):
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    page.goto(page_file.as_uri())
+    page.wait_for_function("window.gonuts !== undefined")
+    for tab in ("advise", "play", "coach", "table", "review"):
+        page.locator(f"#tab-{tab}").tap()
+        axe(page, tab)
+    page.locator("#tab-advise").tap()
+    page.locator("#adv-go").tap()
+    axe(page, "advise answered")
+    page.goto(page_file.as_uri() + "#play&seed=7&players=2&rules=rulebook&seat=0&opp=optimal")
+    page.wait_for_selector("#play-game:not([hidden])")
+    axe(page, "play game")
+    page.locator("#tab-coach").tap()
+    page.locator("#coach-setup button[type=submit]").tap()
+    axe(page, "coach game")
+    phone.start(players=4, names=("Ann", "Ben", "Cleo", "Dev"))
+    axe(page, "table: a roll to enter")
+    phone.tap("[data-roll='2-2-1']")
+    axe(page, "table: a decision, advice on")
+    page.locator("#table-hint-toggle-0").tap()
+    axe(page, "table: a decision, advice off")
+    phone.tap("#table-roll")
+    phone.tap("[data-roll='0-4-0']")
+    axe(page, "table: a Go Nuts! count")
+    for _ in range(6):
+        phone.tap("#table-nuts-five")
+    phone.tap("#table-nuts-done")                                      # 30 acorns
+    for seat in range(1, 4):
+        page.fill("#table-bank-n", "0")
+        page.locator("#table-bank button[type=submit]").tap()
+    phone.tap("[data-roll='5-0-0']")
+    while phone.state()["phase"] != "over":
+        st = phone.state()
+        if st["phase"] == "decide":
+            phone.tap("#table-roll")
+        else:
+            phone.tap(f"[data-roll='{st['n']}-0-0']")
+    axe(page, "table: game over")
+    page.locator("#table-to-review").tap()
+    axe(page, "review of the table game")
+    phone.close()
+
+
+# -- links, huge games, odd files, the CSP --------------------------------------------------------------
+
+def test_a_link_never_replaces_a_game_in_progress_without_asking_and_back_restores_it(browser, page_file):
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    mine = page_file.as_uri() + "#play&seed=7&players=2&rules=rulebook&seat=0&opp=optimal"
+    page.goto(mine)
+    page.wait_for_selector("#play-game:not([hidden])")
+    page.wait_for_function("!document.getElementById('play-roll').disabled")
+    page.locator("#play-roll").tap()
+    page.wait_for_function("window.gonuts.record('play').events.length > 0")
+    kept = page.evaluate("window.gonuts.record('play')")
+    page.evaluate("location.hash = '#play&seed=42&players=2&rules=rulebook&seat=0&opp=optimal'")   # a link followed
+    page.wait_for_selector("#play-ask:not([hidden])")
+    assert "seed 42" in page.text_content("#play-ask-q") and page.evaluate("window.gonuts.record('play')") == kept
+    page.locator("#play-ask-mine").tap()
+    page.wait_for_function("location.hash.includes('seed=7')")
+    assert page.evaluate("window.gonuts.record('play').seed") == 7
+    page.evaluate("location.hash = '#play&seed=42&players=2&rules=rulebook&seat=0&opp=optimal'")
+    page.wait_for_selector("#play-ask:not([hidden])")
+    page.locator("#play-ask-link").tap()
+    page.wait_for_function("window.gonuts.record('play').seed === 42")
+    page.goto(mine)                                                    # back to the old address
+    page.wait_for_function("window.gonuts.record('play') && window.gonuts.record('play').seed === 7")
+    now = page.evaluate("window.gonuts.record('play')")
+    assert now["events"][:len(kept["events"])] == kept["events"]
+    phone.close()
+
+
+def test_a_huge_saved_game_never_makes_the_page_throw(browser, page_file):
+    """A saved table game of 199,997 entries (all cars, every turn: legal): restored, drawn, and refused past
+    the record's limit of 200,000 with a message, never a RangeError."""
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    page.goto(page_file.as_uri())
+    page.wait_for_function("window.gonuts !== undefined")
+    page.evaluate("""() => { const ev = []; for (let i = 0; i < 199997; i++) ev.push({seat: i % 2, roll: [0, 0, 5]});
+        const r = {format: 'gonuts-game', version: 1, rules: 'rulebook', players: 2, target: 50, you: 0, mode: 'table',
+                   events: ev, names: ['Ann', 'Bo'], hints: [true, true]};
+        localStorage.setItem('gonuts.table.v1', JSON.stringify(r)); }""")
+    page.reload()
+    page.wait_for_function("window.gonuts !== undefined")
+    page.locator("#tab-table").tap()
+    page.wait_for_selector("#table-game:not([hidden])")
+    for _ in range(3):
+        phone.tap("[data-roll='0-0-5']")
+    assert phone.state()["events"] == 200000
+    phone.tap("[data-roll='0-0-5']")
+    assert "the most a game record holds" in page.text_content("#table-error")
+    assert page.locator("#table-log li").count() <= 301
+    phone.close()
+
+
+@pytest.mark.parametrize("text", ["false", "0", '""', "[]", "null"])
+def test_a_record_file_that_is_not_an_object_is_an_error(browser, page_file, tmp_path, text):
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    page.goto(page_file.as_uri() + "#review")
+    page.wait_for_function("window.gonuts !== undefined")
+    page.select_option("#rev-source", "file")
+    f = tmp_path / "game.json"
+    f.write_text(text)
+    page.set_input_files("#rev-file", str(f))
+    page.wait_for_selector("#rev-error:not([hidden])")
+    assert page.text_content("#rev-error") == "a game record must be a JSON object"
+    phone.close()
+
+
+def test_no_inline_script_runs_unnamed(browser, page_file):
+    """The CSP names each inline script and style by its hash: one added later (as a bug might let a record's
+    text in) does not run, and the page's own do."""
+    html = page_file.read_text()
+    csp = html.split('http-equiv="Content-Security-Policy" content="', 1)[1].split('"', 1)[0]
+    assert "unsafe-inline" not in csp and csp.count("'sha256-") == 1 + 1 + 7          # style, core, 7 UI modules
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    page.goto(page_file.as_uri())
+    page.wait_for_function("window.gonuts !== undefined")
+    page.evaluate("""() => { const s = document.createElement('script'); s.textContent = 'window.__ran = 1';
+        document.body.append(s); const d = document.createElement('div');
+        d.innerHTML = '<img src=x onerror="window.__ran = 2">'; document.body.append(d); }""")
+    time.sleep(0.3)
+    assert page.evaluate("window.__ran") is None
+    phone.errors = [e for e in phone.errors if "Content Security Policy" not in e and "Refused" not in e]
+    phone.close()
+
+
+def test_two_tabs_on_one_table_game_never_both_write(browser, page_file):
+    """The second tab follows the first live, read-only, until it takes the game over; then the first follows."""
+    phone = Phone(browser, (390, 844))
+    a = phone.page
+    a.goto(page_file.as_uri())
+    a.wait_for_function("window.gonuts !== undefined")
+    phone.start(players=2, names=("Ann", "Bo"))
+    b = phone.ctx.new_page()
+    b.goto(page_file.as_uri() + "#table")
+    b.wait_for_selector("#table-follow:not([hidden])")
+    assert b.is_disabled("[data-roll='2-2-1']") and b.is_enabled("#table-take")
+    phone.tap("[data-roll='2-2-1']")                                    # played in the first tab,
+    b.wait_for_function("window.gonuts.record('table').events.length === 1")     # followed in the second
+    b.wait_for_selector("#table-roll:disabled")
+    b.locator("#table-take").tap()
+    b.wait_for_selector("#table-follow[hidden]", state="attached")
+    a.wait_for_selector("#table-follow:not([hidden])")                  # the first now follows
+    assert a.is_disabled("#table-stop")
+    b.locator("#table-stop").tap()
+    a.wait_for_function("window.gonuts.record('table').events.length === 2")
+    assert a.evaluate("window.gonuts.record('table')") == b.evaluate("window.gonuts.record('table')")
+    phone.close()
+
+
+def test_a_whole_table_game_with_the_keyboard_alone(browser, page_file):
+    """Tab to a control, Enter: from the setup to the end of a 2-player game, no pointer."""
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    page.goto(page_file.as_uri() + "#table")
+    page.wait_for_function("window.gonuts !== undefined")
+
+    def press_on(selector, limit=80):
+        for _ in range(limit):
+            if page.evaluate("(s) => document.activeElement === document.querySelector(s)", selector):
+                page.keyboard.press("Enter")
+                return
+            page.keyboard.press("Tab")
+        raise AssertionError(f"Tab never reached {selector}")
+    page.select_option("#table-players", "2")                            # a select: keyboard too, but set here
+    press_on("#table-setup button[type=submit]")
+    page.wait_for_selector("#table-game:not([hidden])")
+    rng = random.Random(5)
+    for _ in range(400):
+        st = phone.state()
+        if st["phase"] == "over":
+            break
+        if st["phase"] in ("start", "roll"):
+            n = st["n"]
+            a = sum(rng.random() < 0.5 for _ in range(n))
+            press_on(f"[data-roll='{a}-0-{n - a}']" if a < n or rng.random() < 0.5 else f"[data-roll='{n}-0-0']")
+        elif st["phase"] == "decide":
+            press_on("#table-stop" if st["t"] >= 8 else "#table-roll")
+        else:
+            press_on("#table-nuts-done")
+        assert phone.state()["events"] == st["events"] + 1
+    assert phone.state()["phase"] == "over"
+    phone.close()
