@@ -47,20 +47,26 @@ def site(tmp_path_factory, cache):
     return folder
 
 
-@pytest.fixture(scope="module")
-def server(site):
+def serve(folder):
+    """``python -m http.server`` of ``folder`` on a free port of 127.0.0.1, once it answers: (process, URL)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory",
-                             str(site)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(100):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
             break
         except OSError:
             time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/"
+    return proc, f"http://127.0.0.1:{port}/"
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    proc, url = serve(site)
+    yield url
     proc.terminate()
     proc.wait(timeout=10)
 
@@ -223,15 +229,18 @@ def test_site_refuses_a_folder_with_other_files_and_replaces_its_own(tmp_path, c
         f"gonuts-solve: error: --site {folder} holds other files (notes.txt)")
     web(cache, "--players", "2", "--site", str(folder), "--force")
     first = json.loads((folder / "gonuts-site.json").read_text())
-    web(cache, "--players", "3", "--site", str(folder), "--force")     # the old site's files go, notes.txt stays
+    web(cache, "--players", "3", "--site", str(folder), "--force")     # notes.txt stays; the old data, one version
     second = json.loads((folder / "gonuts-site.json").read_text())
     assert first["cache"] != second["cache"]
+    assert second["previous"] == sorted(n for n in first["files"] if n.startswith("data/2-"))
+    assert list((folder / "data").glob("2-*.bin")) and list((folder / "data").glob("3-*.bin"))
+    web(cache, "--players", "3", "--site", str(folder), "--force")     # and then the old site's files go
     assert not list((folder / "data").glob("2-*.bin")) and list((folder / "data").glob("3-*.bin"))
     assert (folder / "notes.txt").read_text() == "mine"
     own = tmp_path / "own"
     web(cache, "--players", "2", "--site", str(own))
     web(cache, "--players", "3", "--site", str(own))                   # a site's own folder: no --force needed
-    assert sorted(p.name for p in (own / "data").iterdir())[0].startswith("3-")
+    assert [p.name[:2] for p in sorted((own / "data").iterdir())] == ["2-", "2-", "3-", "3-"]
 
 
 def test_the_pages_workflow_builds_the_site_with_the_projects_own_command(tmp_path, cache):
@@ -375,3 +384,19 @@ def test_table_names_are_checked(browser, cache, tmp_path):
         assert c.page.inner_text("#table-setup-error") == message
         assert c.page.is_hidden("#table-game")
     c.close()
+
+
+def test_a_new_site_keeps_the_data_files_of_the_version_before_it_one_version_long(tmp_path, cache):
+    """An open tab of the old version may still load a game's data: those files stay until the next version."""
+    folder = tmp_path / "site"
+
+    def data():
+        return sorted(p.name for p in (folder / "data").iterdir())
+    web(cache, "--players", "2", "--rules", "rulebook", "--site", str(folder))
+    v1 = data()
+    web(cache, "--players", "2", "--rules", "summary", "--site", str(folder))
+    listing = json.loads((folder / "gonuts-site.json").read_text())
+    assert listing["previous"] == [f"data/{n}" for n in v1] and set(v1) < set(data())
+    v2 = sorted(set(data()) - set(v1))
+    web(cache, "--players", "3", "--rules", "summary", "--site", str(folder))     # v1's go now; v2's stay
+    assert not set(v1) & set(data()) and set(v2) <= set(data())

@@ -53,13 +53,21 @@ class Phone(Context):
 
     def __init__(self, browser, size):
         self.ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True, is_mobile=True,
-                                       device_scale_factor=2)
+                                       device_scale_factor=1)
         self.requests, self.errors = [], []
         self.ctx.on("request", lambda r: self.requests.append(r.url))
         self.page = self.ctx.new_page()
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.size, self.tap = size, clicker(self.page, how="tap")
+
+    @classmethod
+    def open(cls, browser, page_file, size=(390, 844), fragment=""):
+        """A phone with the page open at ``fragment``, its script started."""
+        phone = cls(browser, size)
+        phone.page.goto(page_file.as_uri() + fragment)
+        phone.page.wait_for_function("window.gonuts !== undefined")
+        return phone
 
     def state(self):
         return self.page.evaluate("(() => { const r = window.gonuts.record('table'); if (!r) return null; "
@@ -95,7 +103,9 @@ LOOK = """() => {
                 turn: q('#table-turn'), pad: q('#table-pad')};
   if (st.phase === 'decide') Object.assign(must, {verdict: q('#table-verdict'), roll: q('#table-roll'), stop: q('#table-stop'),
                                                   chance_roll: q('#table-chance-roll'), chance_stop: q('#table-chance-stop')});
-  if (st.phase === 'start' || st.phase === 'roll') document.querySelectorAll('#table-rolls button').forEach((b, i) => { must['res' + i] = b; });
+  const rolls = {};
+  if (st.phase === 'start' || st.phase === 'roll') document.querySelectorAll('#table-rolls button').forEach((b, i) => {
+    must['res' + i] = b; rolls[b.dataset.roll] = rect(b); });
   if (st.phase === 'nuts') for (const id of ['n', 'minus', 'plus', 'five', 'done']) must[id] = q('#table-nuts-' + id);
   const read = [...document.querySelectorAll('#table-pad .name, #table-pad .score, #table-turn, #table-verdict, .chances .num, #table-rolls .res')]
     .filter((e) => shown(e) && e.textContent).map((e) => [e.className || e.id, parseFloat(getComputedStyle(e).fontSize)]);
@@ -106,7 +116,7 @@ LOOK = """() => {
     return {advised: b.classList.contains('advised'), weight: Number(cs.fontWeight), border: parseFloat(cs.borderTopWidth),
             mark: !b.querySelector('.mark').hidden}; };
   return {st: {phase: st.phase, seat: st.seat, n: st.n, t: st.t, events: r.events.length},
-          rects: Object.fromEntries(Object.entries(must).map(([k, e]) => [k, rect(e)])),
+          rects: Object.fromEntries(Object.entries(must).map(([k, e]) => [k, rect(e)])), rolls,
           width: document.documentElement.scrollWidth, read, broken,
           current: seat && seat.getAttribute('aria-current'), role: q('#table-verdict').getAttribute('role'),
           verdict: q('#table-verdict').textContent, action: q('#table-verdict').dataset.action,
@@ -143,43 +153,57 @@ def check_glance(size, look, hidden_seat):
 
 def play_game(phone, seed, hidden_seat=2, sizes=SIZES):
     """A scripted 4-player game to its end, every entry looked at in each of the sizes (the viewport is
-    resized between looks; the taps go round the sizes). Results are drawn with the dice's odds, decisions
-    by a simple rule. Returns the counts of what was seen and a screenshot of each phase at each size."""
+    resized between looks; the taps go round the sizes, each a touch at the centre of the control as the
+    look found it, after a person's pause where the last tap landed). Results are drawn with the dice's
+    odds, decisions by a simple rule. Returns the counts of what was seen and a screenshot of each phase at
+    each size."""
     rng = random.Random(seed)
     phone.start(hidden=(hidden_seat,))
     page = phone.page
     page.evaluate("""() => { window.__shift = 0; new PerformanceObserver((l) => { for (const e of l.getEntries())
         if (!e.hadRecentInput) window.__shift += e.value; }).observe({type: 'layout-shift'}); }""")
-    seen, shots, anchors = {"decide": 0, "roll": 0, "nuts": 0}, {}, {}
+    seen, shots, anchors, last, events = {"decide": 0, "roll": 0, "nuts": 0}, {}, {}, None, None
+
+    def touch(rect):
+        nonlocal last
+        x, y = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
+        if last and abs(x - last[0]) < 30 and abs(y - last[1]) < 30:
+            time.sleep(max(0.0, 0.37 - (time.monotonic() - last[2])))
+        page.touchscreen.tap(x, y)
+        last = (x, y, time.monotonic())
     for step in range(3000):
+        looks = {}
         for size in sizes:
             page.set_viewport_size({"width": size[0], "height": size[1]})
-            look = page.evaluate(LOOK)
+            look = looks[size] = page.evaluate(LOOK)
             check_glance(size, look, hidden_seat)
             top = [look["rects"]["pad"], look["rects"]["turn"]]        # what the eyes come back to never moves
             assert anchors.setdefault(size, top) == top, (size, look["st"], top)
             kind = "decide" if look["st"]["phase"] == "decide" else "nuts" if look["st"]["phase"] == "nuts" else "roll"
             if look["st"]["phase"] != "over" and (size, kind) not in shots and look["st"]["seat"] != hidden_seat:
                 shots[size, kind] = page.screenshot()
-        page.set_viewport_size({"width": sizes[step % len(sizes)][0], "height": sizes[step % len(sizes)][1]})
         st = look["st"]
+        assert events is None or st["events"] == events + 1 or st["phase"] == "nuts", st     # every tap took, once
+        events = st["events"]
         if st["phase"] == "over":
             break
+        size = sizes[step % len(sizes)]
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        look = looks[size]
         if st["phase"] in ("start", "roll"):
             seen["roll"] += 1
             n = st["n"]
             a = sum(rng.random() < 1 / 3 for _ in range(n))
             s = sum(rng.random() < 0.75 for _ in range(n - a))
-            phone.tap(f"[data-roll='{a}-{s}-{n - a - s}']")
+            touch(look["rolls"][f"{a}-{s}-{n - a - s}"])
         elif st["phase"] == "decide":
             seen["decide"] += 1
-            phone.tap("#table-stop" if st["t"] >= rng.choice((6, 9, 14)) else "#table-roll")
+            touch(look["rects"]["stop" if st["t"] >= rng.choice((6, 9, 14)) else "roll"])
         else:
             seen["nuts"] += 1
             for _ in range(rng.randrange(4)):
-                phone.tap("#table-nuts-plus")
-            phone.tap("#table-nuts-done")
-        assert phone.state()["events"] == st["events"] + 1, st          # every tap took, once
+                touch(look["rects"]["plus"])
+            touch(look["rects"]["done"])
     else:
         raise AssertionError("the game did not end")
     shift = page.evaluate("window.__shift")
@@ -191,9 +215,7 @@ def play_game(phone, seed, hidden_seat=2, sizes=SIZES):
 
 
 def test_the_answer_is_in_view_at_every_entry_of_a_whole_four_player_game_on_three_phones(browser, page_file):
-    phone = Phone(browser, SIZES[0])
-    phone.page.goto(page_file.as_uri())
-    phone.page.wait_for_function("window.gonuts !== undefined")
+    phone = Phone.open(browser, page_file, SIZES[0])
     seen, shots = play_game(phone, seed=26)
     assert seen["decide"] >= 30 and seen["roll"] >= 60 and seen["nuts"] >= 1, seen
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -203,10 +225,8 @@ def test_the_answer_is_in_view_at_every_entry_of_a_whole_four_player_game_on_thr
 
 
 def test_a_double_tap_records_one_entry(browser, page_file):
-    phone = Phone(browser, (390, 844))
+    phone = Phone.open(browser, page_file, (390, 844))
     page = phone.page
-    page.goto(page_file.as_uri())
-    page.wait_for_function("window.gonuts !== undefined")
     phone.start(players=2, names=("Ann", "Bo"))
     page.locator("[data-roll='2-2-1']").dblclick()                      # a real double tap: one roll
     assert phone.state()["events"] == 1 and phone.state()["phase"] == "decide"
@@ -223,10 +243,8 @@ def test_a_double_tap_records_one_entry(browser, page_file):
 
 
 def test_a_new_game_keeps_the_running_one_and_resume_brings_it_back(browser, page_file):
-    phone = Phone(browser, (390, 844))
+    phone = Phone.open(browser, page_file, (390, 844))
     page = phone.page
-    page.goto(page_file.as_uri())
-    page.wait_for_function("window.gonuts !== undefined")
     phone.start(players=2, names=("Ann", "Bo"))
     phone.tap("[data-roll='3-1-1']")
     first = page.evaluate("window.gonuts.record('table')")
@@ -246,10 +264,8 @@ def test_a_new_game_keeps_the_running_one_and_resume_brings_it_back(browser, pag
 
 
 def test_a_reload_in_the_middle_of_a_go_nuts_count_keeps_it(browser, page_file):
-    phone = Phone(browser, (390, 844))
+    phone = Phone.open(browser, page_file, (390, 844))
     page = phone.page
-    page.goto(page_file.as_uri())
-    page.wait_for_function("window.gonuts !== undefined")
     phone.start(players=2, names=("Ann", "Bo"))
     phone.tap("[data-roll='0-5-0']")                                    # all squirrels: Go Nuts!
     for _ in range(3):
@@ -266,10 +282,8 @@ def test_a_reload_in_the_middle_of_a_go_nuts_count_keeps_it(browser, page_file):
 
 
 def test_storage_that_refuses_a_write_is_said_at_once_and_the_game_goes_on(browser, page_file):
-    phone = Phone(browser, (390, 844))
+    phone = Phone.open(browser, page_file, (390, 844))
     page = phone.page
-    page.goto(page_file.as_uri())
-    page.wait_for_function("window.gonuts !== undefined")
     phone.start(players=2, names=("Ann", "Bo"))
     page.evaluate("""() => { Storage.prototype.setItem = function () {
         throw new DOMException('full', 'QuotaExceededError'); }; }""")
@@ -284,10 +298,8 @@ def test_storage_that_refuses_a_write_is_said_at_once_and_the_game_goes_on(brows
 
 
 def test_names_are_shown_isolated_and_hidden_characters_are_refused_or_removed(browser, page_file):
-    phone = Phone(browser, (320, 568))
+    phone = Phone.open(browser, page_file, (320, 568))
     page = phone.page
-    page.goto(page_file.as_uri())
-    page.wait_for_function("window.gonuts !== undefined")
     phone.start(players=2, names=("\u202eAnn", "B\u200bo"))
     assert page.evaluate("window.gonuts.record('table').names") == ["Ann", "Bo"]
     assert page.evaluate("document.querySelector('#table-pad .name').tagName") == "BDI"
@@ -302,10 +314,8 @@ def test_names_are_shown_isolated_and_hidden_characters_are_refused_or_removed(b
 
 
 def test_undo_names_what_it_takes_back(browser, page_file):
-    phone = Phone(browser, (390, 844))
+    phone = Phone.open(browser, page_file, (390, 844))
     page = phone.page
-    page.goto(page_file.as_uri())
-    page.wait_for_function("window.gonuts !== undefined")
     phone.start(players=2, names=("Ann", "Bo"))
     assert page.is_disabled("#table-undo")
     phone.tap("[data-roll='2-2-1']")
@@ -352,10 +362,8 @@ def axe(page, where):
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed: npm ci (CI does)")
 def test_axe_finds_nothing_on_any_tab_or_in_any_table_phase(browser, page_file):
-    phone = Phone(browser, (390, 844))
+    phone = Phone.open(browser, page_file, (390, 844))
     page = phone.page
-    page.goto(page_file.as_uri())
-    page.wait_for_function("window.gonuts !== undefined")
     for tab in ("advise", "play", "coach", "table", "review"):
         page.locator(f"#tab-{tab}").tap()
         axe(page, tab)
@@ -428,10 +436,8 @@ def test_a_link_never_replaces_a_game_in_progress_without_asking_and_back_restor
 def test_a_huge_saved_game_never_makes_the_page_throw(browser, page_file):
     """A saved table game of 199,997 entries (all cars, every turn: legal): restored, drawn, and refused past
     the record's limit of 200,000 with a message, never a RangeError."""
-    phone = Phone(browser, (390, 844))
+    phone = Phone.open(browser, page_file, (390, 844))
     page = phone.page
-    page.goto(page_file.as_uri())
-    page.wait_for_function("window.gonuts !== undefined")
     page.evaluate("""() => { const ev = []; for (let i = 0; i < 199997; i++) ev.push({seat: i % 2, roll: [0, 0, 5]});
         const r = {format: 'gonuts-game', version: 1, rules: 'rulebook', players: 2, target: 50, you: 0, mode: 'table',
                    events: ev, names: ['Ann', 'Bo'], hints: [true, true]};
@@ -451,10 +457,8 @@ def test_a_huge_saved_game_never_makes_the_page_throw(browser, page_file):
 
 @pytest.mark.parametrize("text", ["false", "0", '""', "[]", "null"])
 def test_a_record_file_that_is_not_an_object_is_an_error(browser, page_file, tmp_path, text):
-    phone = Phone(browser, (390, 844))
+    phone = Phone.open(browser, page_file, (390, 844), "#review")
     page = phone.page
-    page.goto(page_file.as_uri() + "#review")
-    page.wait_for_function("window.gonuts !== undefined")
     page.select_option("#rev-source", "file")
     f = tmp_path / "game.json"
     f.write_text(text)
@@ -469,11 +473,10 @@ def test_no_inline_script_runs_unnamed(browser, page_file):
     text in) does not run, and the page's own do."""
     html = page_file.read_text()
     csp = html.split('http-equiv="Content-Security-Policy" content="', 1)[1].split('"', 1)[0]
-    assert "unsafe-inline" not in csp and csp.count("'sha256-") == 1 + 1 + 7          # style, core, 7 UI modules
-    phone = Phone(browser, (390, 844))
+    from solver.play.webpage import UI_MODULES
+    assert "unsafe-inline" not in csp and csp.count("'sha256-") == 1 + 1 + len(UI_MODULES)   # style, core, UI
+    phone = Phone.open(browser, page_file, (390, 844))
     page = phone.page
-    page.goto(page_file.as_uri())
-    page.wait_for_function("window.gonuts !== undefined")
     page.evaluate("""() => { const s = document.createElement('script'); s.textContent = 'window.__ran = 1';
         document.body.append(s); const d = document.createElement('div');
         d.innerHTML = '<img src=x onerror="window.__ran = 2">'; document.body.append(d); }""")
@@ -509,10 +512,8 @@ def test_two_tabs_on_one_table_game_never_both_write(browser, page_file):
 
 def test_a_whole_table_game_with_the_keyboard_alone(browser, page_file):
     """Tab to a control, Enter: from the setup to the end of a 2-player game, no pointer."""
-    phone = Phone(browser, (390, 844))
+    phone = Phone.open(browser, page_file, (390, 844), "#table")
     page = phone.page
-    page.goto(page_file.as_uri() + "#table")
-    page.wait_for_function("window.gonuts !== undefined")
 
     def press_on(selector, limit=80):
         for _ in range(limit):
@@ -539,4 +540,37 @@ def test_a_whole_table_game_with_the_keyboard_alone(browser, page_file):
             press_on("#table-nuts-done")
         assert phone.state()["events"] == st["events"] + 1
     assert phone.state()["phase"] == "over"
+    phone.close()
+
+
+def test_two_tabs_on_one_coached_or_played_game_never_both_write(browser, page_file):
+    phone = Phone.open(browser, page_file)
+    a = phone.page
+    a.locator("#tab-coach").tap()
+    a.locator("#coach-setup button[type=submit]").tap()
+    b = phone.ctx.new_page()
+    b.goto(page_file.as_uri() + "#coach")
+    b.wait_for_selector("#coach-follow:not([hidden])")
+    assert b.is_disabled("#coach-roll button[type=submit]")
+    a.fill("#coach-a", "2")
+    a.fill("#coach-s", "2")
+    a.fill("#coach-c", "1")
+    a.locator("#coach-roll button[type=submit]").tap()
+    b.wait_for_function("window.gonuts.record('coach').events.length === 1")
+    b.locator("#coach-take").tap()
+    a.wait_for_selector("#coach-follow:not([hidden])")
+    b.wait_for_selector("#coach-do-stop:enabled")
+    b.locator("#coach-do-stop").tap()
+    a.wait_for_function("window.gonuts.record('coach').events.length === 2")
+
+    game = page_file.as_uri() + "#play&seed=9&players=2&rules=rulebook&seat=0&opp=optimal&fast=1"
+    a.goto(game)
+    a.wait_for_selector("#play-roll:enabled")
+    c = phone.ctx.new_page()
+    c.goto(game)
+    c.wait_for_selector("#play-follow:not([hidden])")
+    assert c.is_disabled("#play-roll")
+    a.locator("#play-roll").tap()
+    c.wait_for_function("window.gonuts.record('play').events.length > 0")
+    assert c.evaluate("window.gonuts.record('play')")["events"][0] == a.evaluate("window.gonuts.record('play')")["events"][0]
     phone.close()

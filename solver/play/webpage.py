@@ -35,7 +35,7 @@ from solver.store.locate import shipped_dir
 
 ASSETS = Path(__file__).resolve().parent / "web"
 # The UI's modules (web/ui/), in the order the page runs them: the shared part, a module per tab, the start.
-UI_MODULES = ("common.js", "advise.js", "play.js", "coach.js", "table.js", "review.js", "main.js")
+UI_MODULES = ("common.js", "owner.js", "advise.js", "play.js", "coach.js", "table.js", "review.js", "main.js")
 PLAYERS = (2, 3, 4)
 READINGS = ("rulebook", "summary")
 TARGET = 50
@@ -242,7 +242,9 @@ def site(tables, folder, force: bool = False) -> dict:
 
     A folder that holds files other than a previous site's is refused unless ``force``."""
     folder = check_site(folder, force)
-    others = _site_files(folder, force)[1]
+    # A tab still open on the version this replaces may load a game's data it has not loaded yet: that
+    # version's data files stay one more version (and the worker's cache holds them too).
+    previous, others, _ = _site_files(folder, force)
     files = {}
 
     def place(key, blob):
@@ -272,8 +274,10 @@ def site(tables, folder, force: bool = False) -> dict:
     worker = (ASSETS / "sw.js").read_text(encoding="utf-8")
     files["sw.js"] = worker.replace("@CACHE@", cache).replace("/*@FILES@*/[]", json.dumps(precache)) \
         .replace("/*@HASHES@*/{}", json.dumps(hashes, sort_keys=True)).encode("utf-8")
-    files[SITE_LIST] = json.dumps({"cache": cache, "files": sorted([*files, SITE_LIST])}, indent=1).encode("utf-8")
-    replace_folder(folder, files, others - set(files))
+    previous -= set(files)
+    files[SITE_LIST] = json.dumps({"cache": cache, "files": sorted([*files, SITE_LIST]), "previous": sorted(previous)},
+                                  indent=1).encode("utf-8")
+    replace_folder(folder, files, (others | previous) - set(files))
     return {"path": str(folder), "cache": cache, "files": len(files),
             "bytes": sum(len(b) for b in files.values()), "games": sorted(data["games"])}
 
@@ -306,14 +310,17 @@ def check_site(folder, force: bool = False) -> Path:
 _LEFTOVER = re.compile(r"\..+\.[0-9]+\.tmp")     # files.atomic_write's temporary files
 
 
-def _site_files(folder: Path, force: bool) -> tuple[set, set]:
-    """(the files of a previous site in ``folder``, the other files), refusing other files unless ``force``.
-    A temporary file of an interrupted write is neither: it goes with the old site."""
+def _site_files(folder: Path, force: bool) -> tuple[set, set, set]:
+    """(the data files of the site in ``folder``, the other files, what its list holds), refusing other
+    files unless ``force``. A temporary file of an interrupted write is not another file: it goes with
+    the old site. So are the data files of the version before it, which it kept (``previous``)."""
     if not folder.is_dir():
-        return set(), set()
-    listed = set()
+        return set(), set(), set()
+    own, listed = set(), set()
     try:
-        listed = set(json.loads((folder / SITE_LIST).read_text(encoding="utf-8"))["files"])
+        kept = json.loads((folder / SITE_LIST).read_text(encoding="utf-8"))
+        own = {n for n in kept["files"] if n.startswith("data/")}
+        listed = set(kept["files"]) | set(kept.get("previous", []))
     except (OSError, ValueError, KeyError, TypeError):
         pass
     present = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() or p.is_symlink()}
@@ -321,7 +328,7 @@ def _site_files(folder: Path, force: bool) -> tuple[set, set]:
     if other and not force:
         raise GonutsError(f"--site {folder} holds other files ({other[0]}{' and more' if len(other) > 1 else ''}); "
                           "give an empty or new folder, or --force to write beside them")
-    return listed & present, set(other)
+    return own & present, set(other), listed & present
 
 
 def replace_folder(folder: Path, files: dict, keep: set = frozenset()) -> None:

@@ -21,6 +21,7 @@ GonutsUI.coach = (function (ui) {
     const cfg = { players: Number($("coach-players").value), rules: $("coach-rules").value, seat: Number($("coach-seat").value) };
     try { await ready(cfg.players, cfg.rules); }
     catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("coach-error"), err.message); return; }
+    await own.take(true);
     coach.record = newRecord("coach", cfg);
     store.set(COACH_KEY, coach.record);
     showError($("coach-error"), "");
@@ -82,8 +83,20 @@ GonutsUI.coach = (function (ui) {
     }
     drawOver("coach", r, st, names);
     drawLog($("coach-log"), r, names);
+    if (own.following()) for (const c of $("coach-game").querySelectorAll("button, input")) c.disabled = true;
   }
 
 
-  return { state: coach, game: COACH };
+  /* One tab writes the coached game (ui.owner); another follows it read-only until it takes it over. */
+  const own = ui.owner(COACH_KEY, {
+    follow(on) {
+      $("coach-follow").hidden = !on;
+      if (!on) for (const c of $("coach-game").querySelectorAll("button, input")) c.disabled = false;
+      drawCoach();
+    },
+    reload(text) { try { coach.record = JSON.parse(text); } catch (e) { return; } drawCoach(); },
+  });
+  $("coach-take").addEventListener("click", () => own.take(true));
+
+  return { state: coach, game: COACH, own: own.take };
 })(GonutsUI);

@@ -68,7 +68,7 @@
     if (f.tab === "play") guarded("play-error", () => restorePlay(f));
     showTab(f.tab || "advise");
   });
-  guarded("coach-error", () => restoreEntered(COACH));
+  guarded("coach-error", () => restoreEntered(COACH).then(() => { if (coach.record) return ui.coach.own(false); }));
   guarded("table-error", () => restoreEntered(TABLE, checkTable).then(() => {
     ui.table.restoreNuts();
     if (table.record) return ui.table.own(false);

@@ -197,6 +197,7 @@ GonutsUI.play = (function (ui) {
     try {
       const cfg = playConfigFromForm();
       await ready(cfg.players, cfg.rules);
+      await own.take(true);
       showError($("play-error"), ""); $("play-seed").value = ""; startPlay(cfg);
     } catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("play-error"), err.message); }
   });
@@ -258,8 +259,9 @@ GonutsUI.play = (function (ui) {
       setFragment("play", playFragment(saved.record));
       restorePlay({ tab: "play", params: {} });
     };
-    $("play-ask-link").onclick = () => {
+    $("play-ask-link").onclick = async () => {
       $("play-ask").hidden = true;
+      await own.take(true);
       store.set(PREVIOUS_KEY, saved);
       startPlay(cfg);
     };
@@ -301,6 +303,7 @@ GonutsUI.play = (function (ui) {
           $("play-new").open = false;
           drawPlay();
           runComputers();
+          own.take(false);                   // another tab plays it already: this one follows
           return;
         }
         if (inProgress(saved.record)) { ask(saved, cfg); return; }
@@ -311,9 +314,24 @@ GonutsUI.play = (function (ui) {
     } else if (text !== null && !unreadable && !(saved && saved.record)) {
       keepAside("play", PLAY_KEY, text, "it holds no game record");
     }
-    if (cfg) startPlay(cfg);
+    if (cfg) { startPlay(cfg); own.take(false); }
   }
 
+
+  /* One tab plays the saved game (ui.owner); another follows it read-only, its computers still, until it
+   * takes it over. */
+  const own = ui.owner(PLAY_KEY, {
+    follow(on) {
+      $("play-follow").hidden = !on;
+      if (on) { play.gen++; play.busy = false; play.readOnly = true; if (play.record) drawPlay(); }
+      else if (play.readOnly) { play.readOnly = false; restorePlay({ tab: null, params: {} }); }
+    },
+    reload(text) {
+      const saved = parsed(text);
+      if (saved && saved.record) { play.record = saved.record; play.rng.state = saved.rng; drawPlay(); }
+    },
+  });
+  $("play-take").addEventListener("click", () => own.take(true));
 
   return { state: play, restore: restorePlay, key: PLAY_KEY };
 })(GonutsUI);

@@ -208,8 +208,8 @@ GonutsUI.table = (function (ui) {
     drawHints(r);
     drawTableOver(r, st);
     drawLog($("table-log"), r, names);
-    for (const c of $("table-game").querySelectorAll("button, input")) c.disabled = own.following;   // a follower reads
-    $("table-undo").disabled = own.following || !last;
+    for (const c of $("table-game").querySelectorAll("button, input")) c.disabled = own.following();   // a follower reads
+    $("table-undo").disabled = own.following() || !last;
     if (!$("panel-table").hidden) inView();
     keepAwake();
   }
@@ -269,40 +269,12 @@ GonutsUI.table = (function (ui) {
     } catch (e) { /* unreadable: the count starts at 0 */ }
   }
 
-  /* One tab owns the table game and writes it (a Web Lock named by its key, held while the tab lives); any
-   * other shows it read-only and follows it live (storage events), until it asks to take it over: the owner
-   * is told on a BroadcastChannel, lets go and follows in turn. Never two writers. */
-  const own = { release: null, following: false };
-  const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(`gonuts@${TABLE_KEY}`) : null;
-  function claim(wait) {
-    return new Promise((got) => {
-      if (!navigator.locks) { got(true); return; }            // no locks (an old browser): every tab writes
-      navigator.locks.request(TABLE_KEY, wait ? {} : { ifAvailable: true }, (lock) => {
-        got(!!lock);
-        return lock ? new Promise((resolve) => { own.release = resolve; }) : null;
-      }).catch(() => got(true));
-    });
-  }
-  function follow(on) {
-    own.following = on;
-    $("table-follow").hidden = !on;
-    drawTable();
-  }
-  async function ownGame(wait) {
-    if (own.release) return;
-    if (wait && channel) channel.postMessage("release");
-    follow(!(await claim(wait)));
-  }
-  if (channel) {
-    channel.onmessage = (e) => {
-      if (e.data === "release" && own.release) { own.release(); own.release = null; follow(true); }
-    };
-  }
-  window.addEventListener("storage", (e) => {
-    if (e.key !== TABLE_KEY || e.newValue === null || !own.following) return;
-    try { table.record = JSON.parse(e.newValue); } catch (err) { return; }
-    drawTable();
+  /* One tab writes the table game (ui.owner); another follows it read-only until it takes it over. */
+  const own = ui.owner(TABLE_KEY, {
+    follow(on) { $("table-follow").hidden = !on; drawTable(); },
+    reload(text) { try { table.record = JSON.parse(text); } catch (e) { return; } drawTable(); },
   });
+  const ownGame = own.take;
   $("table-take").addEventListener("click", () => ownGame(true));
 
   /* While a Table game is on screen, the screen stays on (Screen Wake Lock); the browser releases the lock
