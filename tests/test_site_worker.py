@@ -38,6 +38,10 @@ class Host:
                 if path in host.bare:
                     body = (host.root / path.lstrip("/") / "index.html").read_bytes()
                     return self._send(body, "text/html")
+                if host.damage.get(path) == "lost":            # the network lost in the middle of the install
+                    del host.damage[path]
+                    self.send_error(503)
+                    return None
                 if path in host.damage:
                     body = bytearray((host.root / path.lstrip("/")).read_bytes())
                     body[len(body) // 2] ^= 0x40
@@ -121,10 +125,11 @@ def test_two_sites_on_one_origin_keep_their_own_caches_and_games(browser, built,
     c.close()
 
 
-def test_a_file_served_damaged_once_is_not_cached_and_the_next_visit_caches_it_whole(browser, built, host):
+@pytest.mark.parametrize("how", ["once", "lost"], ids=["a file damaged once", "the network lost at a first visit"])
+def test_a_failed_first_install_says_so_and_the_next_visit_caches_every_file_whole(browser, built, host, how):
     install(built, host, "app")
     data = sorted(p.name for p in (host.root / "app" / "data").iterdir())[0]
-    host.damage[f"/app/data/{data}"] = "once"
+    host.damage[f"/app/data/{data}"] = how
     c = Context(browser)
     page = c.page
     page.goto(host.url + "/app/")
@@ -137,7 +142,7 @@ def test_a_file_served_damaged_once_is_not_cached_and_the_next_visit_caches_it_w
     size = page.evaluate("([k, f]) => caches.open(k).then((c) => c.match(f)).then((r) => r.arrayBuffer())"
                          ".then((b) => b.byteLength)", [key[0], f"data/{data}"])
     assert size == (host.root / "app" / "data" / data).stat().st_size
-    c.errors = [e for e in c.errors if "damaged" not in e and "Failed to" not in e]
+    c.errors = [e for e in c.errors if "damaged" not in e and "Failed to" not in e and "503" not in e]
     c.close()
 
 

@@ -574,3 +574,38 @@ def test_two_tabs_on_one_coached_or_played_game_never_both_write(browser, page_f
     c.wait_for_function("window.gonuts.record('play').events.length > 0")
     assert c.evaluate("window.gonuts.record('play')")["events"][0] == a.evaluate("window.gonuts.record('play')")["events"][0]
     phone.close()
+
+
+def test_a_new_coached_or_played_game_never_discards_the_running_one(browser, page_file):
+    phone = Phone.open(browser, page_file)
+    page = phone.page
+    page.locator("#tab-coach").tap()
+    page.locator("#coach-setup button[type=submit]").tap()
+    page.fill("#coach-a", "2")
+    page.fill("#coach-s", "2")
+    page.fill("#coach-c", "1")
+    page.locator("#coach-roll button[type=submit]").tap()
+    first = page.evaluate("window.gonuts.record('coach')")
+    page.locator("#coach-new summary").tap()
+    page.locator("#coach-setup button[type=submit]").tap()           # a new game: the running one set aside
+    assert page.evaluate("window.gonuts.record('coach').events") == []
+    assert "1 entries" in page.text_content("#coach-resume")
+    page.locator("#coach-resume").tap()
+    assert page.evaluate("window.gonuts.record('coach')") == first
+
+    page.goto(page_file.as_uri() + "#play&seed=7&players=2&rules=rulebook&seat=0&opp=optimal")
+    page.wait_for_selector("#play-roll:enabled")
+    page.locator("#play-roll").tap()
+    page.wait_for_function("window.gonuts.record('play').events.length > 0")
+    mine = page.evaluate("window.gonuts.record('play')")
+    if not page.evaluate("document.getElementById('play-new').open"):
+        page.locator("#play-new summary").tap()
+    page.fill("#play-seed", "8")
+    page.locator("#play-setup button[type=submit]").tap()
+    page.wait_for_selector("#play-ask:not([hidden])")
+    assert "The form starts a new game (seed 8" in page.text_content("#play-ask-q")
+    page.locator("#play-ask-mine").tap()
+    page.wait_for_selector("#play-ask", state="hidden")
+    assert page.evaluate("window.gonuts.record('play').seed") == 7
+    assert page.evaluate("window.gonuts.record('play')")["events"][:len(mine["events"])] == mine["events"]
+    phone.close()

@@ -22,9 +22,32 @@ GonutsUI.coach = (function (ui) {
     try { await ready(cfg.players, cfg.rules); }
     catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("coach-error"), err.message); return; }
     await own.take(true);
+    if (coach.record && coach.record.events.length) store.set(ASIDE_KEY, coach.record);   // undoable: Resume
     coach.record = newRecord("coach", cfg);
     store.set(COACH_KEY, coach.record);
     showError($("coach-error"), "");
+    $("coach-new").open = false;
+    drawCoach();
+  });
+  /* A new coached game sets the running one aside (ASIDE_KEY): Resume brings it back, and the new one goes
+   * aside in its place. */
+  const ASIDE_KEY = `${COACH_KEY}.aside`;
+  function drawAside() {
+    let aside = null;
+    try { aside = JSON.parse(localStorage.getItem(ASIDE_KEY) || "null"); } catch (e) { /* unreadable: none */ }
+    const ok = !!aside && Array.isArray(aside.events);
+    $("coach-resume").hidden = !ok;
+    if (ok) $("coach-resume").textContent = `Resume the game set aside (${aside.players} players, ${aside.events.length} entries)`;
+    return ok ? aside : null;
+  }
+  $("coach-resume").addEventListener("click", async () => {
+    const aside = drawAside();
+    try { core.replay(aside); await ready(aside.players, aside.rules); }
+    catch (err) { showError($("coach-error"), `That game cannot be resumed: ${err.message}`); return; }
+    await own.take(true);
+    store.set(ASIDE_KEY, coach.record && coach.record.events.length ? coach.record : null);
+    coach.record = aside;
+    store.set(COACH_KEY, coach.record);
     $("coach-new").open = false;
     drawCoach();
   });
@@ -53,6 +76,7 @@ GonutsUI.coach = (function (ui) {
   $("coach-do-stop").addEventListener("click", coachEntry(() => coachPush({ seat: coach.record.you, choice: "stop" })));
   $("coach-undo").addEventListener("click", () => undoEntered(COACH));
   function drawCoach() {
+    drawAside();
     const r = coach.record;
     $("coach-game").hidden = !r;
     if (!r) return;

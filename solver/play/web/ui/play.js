@@ -198,7 +198,12 @@ GonutsUI.play = (function (ui) {
       const cfg = playConfigFromForm();
       await ready(cfg.players, cfg.rules);
       await own.take(true);
-      showError($("play-error"), ""); $("play-seed").value = ""; startPlay(cfg);
+      showError($("play-error"), ""); $("play-seed").value = "";
+      if (play.record && !play.readOnly && inProgress(play.record)) {          // asked, and kept either way
+        ask({ record: play.record, rng: play.rng.state, fast: play.fast }, cfg, "The form");
+        return;
+      }
+      startPlay(cfg);
     } catch (err) { if (!(err instanceof core.GonutsInputError)) throw err; showError($("play-error"), err.message); }
   });
   function playFromFragment(params) {
@@ -250,8 +255,8 @@ GonutsUI.play = (function (ui) {
   const PREVIOUS_KEY = `${PLAY_KEY}.previous`;
   const inProgress = (r) => r.events.length > 0 && core.replay(r).phase !== "over";
   const parsed = (text) => { try { return text === null ? null : JSON.parse(text); } catch (e) { return null; } };
-  function ask(saved, cfg) {
-    $("play-ask-q").textContent = `This link starts a new game (seed ${cfg.seed}, ${cfg.players} players). Your game ` +
+  function ask(saved, cfg, source = "This link") {
+    $("play-ask-q").textContent = `${source} starts a new game (seed ${cfg.seed}, ${cfg.players} players). Your game ` +
       `in progress (seed ${saved.record.seed}, ${saved.record.events.length} entries) is kept: which one now?`;
     $("play-ask").hidden = false;
     $("play-ask-mine").onclick = () => {

@@ -8,7 +8,7 @@ GonutsUI.table = (function (ui) {
   const { core, $, FACE_SVG, PLAYERS, readingsFor, pts, pct, el, store, showError, ready, fillSelect, wholeNumber,
     showTab, setFragment, whyText, drawAdvice, newRecord, frameOf, drawLog, pushEntered, undoEntered, tap, redrawn,
     cleanName, graphemes, sameName, storageKey, keepStorage, describe } = ui;
-  const table = { record: null, nuts: 0 };
+  const table = { record: null, nuts: 0, over: false };
   const TABLE_KEY = storageKey("gonuts.table.v1");
   const NUTS_KEY = `${TABLE_KEY}.nuts`;          // the Go Nuts! count being entered: {events, count}
   const RECENT_KEY = `${TABLE_KEY}.recent`;      // games set aside by a new one, newest first
@@ -177,6 +177,7 @@ GonutsUI.table = (function (ui) {
     redrawn();
     const born = performance.now();
     const st = core.replay(r), names = r.names, N = r.players;
+    table.over = st.phase === "over";                 // read by keepAwake: no second replay of the game
     drawStrip(r, st);
     const who = st.phase === "over" ? names[st.winner] : names[st.seat];
     const state = st.phase === "over" ? `reached ${r.target} and won!` : st.phase === "start" ? "starts a turn"
@@ -280,8 +281,7 @@ GonutsUI.table = (function (ui) {
   /* While a Table game is on screen, the screen stays on (Screen Wake Lock); the browser releases the lock
    * when the page is hidden, and it is taken again when the page shows. */
   let wake = null;
-  const wanted = () => !!table.record && !$("panel-table").hidden && document.visibilityState === "visible" &&
-    core.replay(table.record).phase !== "over";
+  const wanted = () => !!table.record && !table.over && !$("panel-table").hidden && document.visibilityState === "visible";
   async function keepAwake() {
     if (!("wakeLock" in navigator)) return;
     try {
