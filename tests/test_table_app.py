@@ -543,6 +543,13 @@ def test_a_whole_table_game_with_the_keyboard_alone(browser, page_file):
     phone.close()
 
 
+def coach_roll(page, roll):
+    """Enter a roll of real dice in the Coach tab: acorns, squirrels, cars, then Enter roll."""
+    for field, count in zip(("#coach-a", "#coach-s", "#coach-c"), roll):
+        page.fill(field, str(count))
+    page.locator("#coach-roll button[type=submit]").tap()
+
+
 def test_two_tabs_on_one_coached_or_played_game_never_both_write(browser, page_file):
     phone = Phone.open(browser, page_file)
     a = phone.page
@@ -552,10 +559,7 @@ def test_two_tabs_on_one_coached_or_played_game_never_both_write(browser, page_f
     b.goto(page_file.as_uri() + "#coach")
     b.wait_for_selector("#coach-follow:not([hidden])")
     assert b.is_disabled("#coach-roll button[type=submit]")
-    a.fill("#coach-a", "2")
-    a.fill("#coach-s", "2")
-    a.fill("#coach-c", "1")
-    a.locator("#coach-roll button[type=submit]").tap()
+    coach_roll(a, (2, 2, 1))
     b.wait_for_function("window.gonuts.record('coach').events.length === 1")
     b.locator("#coach-take").tap()
     a.wait_for_selector("#coach-follow:not([hidden])")
@@ -581,10 +585,7 @@ def test_a_new_coached_or_played_game_never_discards_the_running_one(browser, pa
     page = phone.page
     page.locator("#tab-coach").tap()
     page.locator("#coach-setup button[type=submit]").tap()
-    page.fill("#coach-a", "2")
-    page.fill("#coach-s", "2")
-    page.fill("#coach-c", "1")
-    page.locator("#coach-roll button[type=submit]").tap()
+    coach_roll(page, (2, 2, 1))
     first = page.evaluate("window.gonuts.record('coach')")
     page.locator("#coach-new summary").tap()
     page.locator("#coach-setup button[type=submit]").tap()           # a new game: the running one set aside
