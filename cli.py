@@ -254,14 +254,13 @@ def web(out, site, force, players_text, rules_text, target, as_json):
 @click.option("--all-seats", is_flag=True, help="Review every seat (a table game holds them all).")
 @json_option
 def review(record_path, seat, all_seats, as_json):
-    """Review a game record from the web page: each decision of a seat against the optimal one."""
-    from solver.play.record import read_file, replay
-    from solver.play.record import review as review_game
+    """Review a game record from the web page: each decision of a seat against the optimal one, and how
+    much of the seat's change in win probability the dice, its own decisions and the others' made."""
+    from solver.play.record import read_file, replay, reviews
     rep = replay(read_file(record_path))
     seats = range(rep.rules.players) if all_seats else [rep.you if seat is None else seat]
     [rep.of(k) for k in seats]                    # every seat checked before a table is read or built
-    table = games.record_table(rep.rules)
-    rvs = [review_game(rep, table, k) for k in seats]
+    rvs = reviews(rep, games.record_table(rep.rules), seats)
     emit(as_json, {"seats": [rv.to_dict() for rv in rvs]} if all_seats else rvs[0].to_dict(),
          lambda: "\n\n".join(text.review(rv) for rv in rvs))
 

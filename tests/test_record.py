@@ -242,7 +242,7 @@ def test_review_command_missing_file(tmp_path):
 
 def test_review_of_a_table_game_by_seat(tmp_path):
     """A table game keeps every seat's decisions: --seat K reviews one, --all-seats all; a seat without
-    decisions says so in one line; a seat that does not exist is refused in one line."""
+    decisions says so in one line (and its luck in another); a seat that does not exist is refused in one line."""
     import subprocess
     import sys
     root = Path(__file__).resolve().parent.parent
@@ -261,8 +261,9 @@ def test_review_of_a_table_game_by_seat(tmp_path):
     both = json.loads(review("--all-seats", "--json").stdout)["seats"]
     assert both[0] == one and both[1]["seat"] == 1 and both[1]["decisions"] == []
     p = review("--seat", "1")
-    assert p.returncode == 0 and p.stdout.strip().count("\n") == 0
+    assert p.returncode == 0 and p.stdout.strip().count("\n") == 1
     assert "seat 2: no decisions to review in this record" in p.stdout
+    assert p.stdout.strip().splitlines()[1].startswith("Ben: ")          # its luck line
     p = review("--seat", "2")
     assert p.returncode == 1 and p.stderr.strip() == "gonuts-solve: error: seat 2 does not exist with 2 players (0 to 1)"
 

@@ -161,12 +161,32 @@ def fair(rules, res, given) -> str:
         f"(from {100 * max(abs(p - 1 / N) for p in res.before):.2f} without head starts)"])
 
 
+def points(x: float) -> str:
+    """A probability as signed percentage points, one decimal (never -0.0)."""
+    x = round(100 * x, 1)
+    return f"{x + 0.0:+.1f}"
+
+
+def luck_line(rv) -> str:
+    """The seat's change in win probability in one sentence: the dice, its decisions, the others'."""
+    r, sp = rv.replay, rv.split
+    you = rv.seat == r.you and r.mode != "table"
+    name = "You" if you else r.names[rv.seat] if r.names else f"Seat {rv.seat + 1}"
+    whose = "your" if you else f"{name}'s" if r.names else f"seat {rv.seat + 1}'s"
+    cost = round(-100 * sp.own_decisions, 1) + 0.0
+    banked = any(kind == "banked" for _, _, kind, _ in r.trace)
+    return (f"{name}: {100 * sp.start:.1f}% to {100 * sp.end:.1f}% ({points(sp.end - sp.start)} points of win "
+            f"probability): the dice gave {points(sp.luck)}, {whose} decisions cost {cost:.1f}, the others' "
+            f"decisions gave {points(sp.others_decisions)}"
+            + (f", turns entered as banked totals {points(sp.banked_turns)}" if banked else "") + ".")
+
+
 def review(rv) -> str:
     r = rv.replay
     who = "you" if rv.seat == r.you and r.mode != "table" else f"seat {rv.seat + 1}"
     if not rv.decisions:
         return (f"{r.rules.describe()}; {who}: no decisions to review in this record (its turns were entered as "
-                "banked totals, or it has not chosen yet)")
+                "banked totals, or it has not chosen yet)\n" + luck_line(rv))
     status = (f"seat {r.winner + 1} won" if r.winner != rv.seat else f"{who} won") if r.winner is not None \
         else "game in progress"
     whose = f"you at seat {r.you + 1}" if who == "you" else f"{who} reviewed"
@@ -182,6 +202,7 @@ def review(rv) -> str:
     if worst:
         lines.append("costliest: " + "; ".join(f"event {d.event} ({d.taken} at {'-'.join(map(str, d.scores))}, "
                                                 f"{d.turn} points, {d.dice} dice: {d.loss_points:.2f})" for d in worst))
+    lines.append(luck_line(rv))
     return "\n".join(lines)
 
 

@@ -30,15 +30,25 @@ def turn_decisions(rules, payouts, after, s0: int) -> dict:
     return _backward(rules, payouts, after, s0, 0, None)
 
 
-def _backward(rules, payouts, after, s0, turn, dice):
+def turn_values(rules, payouts, after, s0: int):
+    """Every state of this turn, valued as ``backup_state`` values it: {(t, n): (every seat if rolling, every
+    seat if stopping, the greedy choice)} for t < G - s0, and ``nuts(x, t)``: every seat's value of a Go Nuts!
+    round of x dice started at t turn points, before its acorns are known (what a review's luck needs)."""
+    keep = {}
+    nuts = _backward(rules, payouts, after, s0, 0, None, keep)
+    return keep, nuts
+
+
+def _backward(rules, payouts, after, s0, turn, dice, keep=None):
     """Backward induction over the turn's decision states from t = G - s0 - 1 down to ``turn``: the two
-    value vectors at (turn, dice), or with ``dice`` None every decision."""
+    value vectors at (turn, dice), or with ``dice`` None every decision (with ``keep``, every state's two
+    vectors and choice go into it, and the Go Nuts! round's value function is returned)."""
     N, G = rules.players, rules.target
     D, rolls = roll_table(rules)
     h = G - s0
     e0 = (1.0,) + (0.0,) * (N - 1)
     if turn >= h:
-        return (e0, e0) if dice is not None else {}
+        return (e0, e0) if dice is not None else (lambda x, t: e0) if keep is not None else {}
     C = []
     for g in range(h):
         w = after(g)
@@ -78,6 +88,10 @@ def _backward(rules, payouts, after, s0, turn, dice):
             choose = (t == 0 and n == D) or r[0] > st[0]
             V[(t, n)] = r if choose else st
             decided[(t, n)] = choose
+            if keep is not None:
+                keep[(t, n)] = (tuple(r), st, choose)
+    if keep is not None:
+        return lambda x, t: tuple(nuts_abs[x]) if rules.nuts_costs_turn else tuple(expect(payouts[x], t))
     if dice is None:
         return decided
     raise AssertionError("unreachable: (turn, dice) is visited")

@@ -38,6 +38,7 @@ from solver.game.loop import OVER, IllegalEvent, check, new_game, step
 from solver.game.moves import outcome
 from solver.game.rules import N_DICE, PRESETS, Rules, preset
 from solver.play.advise import advise
+from solver.play.luck import Split, split
 
 FORMAT = "gonuts-game"
 VERSION = 1
@@ -73,6 +74,8 @@ class Replay:
     nuts_dice: int | None = None    # and the dice of a Go Nuts! round waiting for its acorns
     by_seat: tuple = ()   # every seat's Decisions, seat by seat (a table game reviews any seat)
     mode: str | None = None
+    trace: tuple = ()     # (event index, the state before it, kind, value as ``loop.step`` takes it), in order
+    names: tuple = ()     # the players' names, if the record gives one (a string) for every seat
 
     def of(self, seat: int) -> tuple:
         """The decisions of one seat, in its own frame (its score first)."""
@@ -219,6 +222,7 @@ def replay(record) -> Replay:
     N = rules.players
     state = new_game(rules)
     by_seat = [[] for _ in range(N)]
+    trace = []
     table_mode = record.get("mode") == "table"
     for i, ev in enumerate(record["events"]):
         where = f"event {i}"
@@ -237,12 +241,19 @@ def replay(record) -> Replay:
             value = _event_value(rules, state, kind, value, state.seat == you and not table_mode)
             if kind == "choice":
                 by_seat[state.seat].append(Decision(i, state.frame(), state.turn, state.dice, value))
+            trace.append((i, state, kind, value))
             state = step(rules, state, kind, value).state
         except (RecordError, IllegalEvent) as exc:
             raise RecordError(f"{where}: {exc}") from None
     return Replay(rules, you, state.scores, state.winner, tuple(by_seat[you]), len(record["events"]), state.seat,
                   state.turn, state.dice, state.phase, state.nuts_dice, tuple(tuple(d) for d in by_seat),
-                  record.get("mode"))
+                  record.get("mode"), tuple(trace), _names(record.get("names"), N))
+
+
+def _names(names, N) -> tuple:
+    """The record's names if it has a string for every seat (the page writes them in table games), else ()."""
+    ok = isinstance(names, list) and len(names) == N and all(isinstance(x, str) and x.strip() for x in names)
+    return tuple(x.strip()[:40] for x in names) if ok else ()
 
 
 def _event_value(rules, state, kind: str, value, own_turn: bool):
@@ -294,6 +305,7 @@ class Review:
     replay: Replay
     decisions: tuple
     seat: int = 0         # the seat reviewed
+    split: Split | None = None   # the seat's change in win probability by luck and decisions (``play.luck``)
 
     @property
     def total_loss_points(self) -> float:
@@ -310,14 +322,27 @@ class Review:
                 "you": r.you, "seat": self.seat, "scores": list(r.scores), "winner": r.winner, "events": r.events,
                 "decisions": [d.to_dict() for d in self.decisions],
                 "total_loss_points": self.total_loss_points,
-                "costliest": [d.event for d in self.costliest()]}
+                "costliest": [d.event for d in self.costliest()], **self.split.to_dict()}
 
 
-def review(record, table, seat: int | None = None) -> Review:
-    """Every decision of one seat (default: the record's ``you``) against the optimal one, valued from ``table``."""
+def reviews(record, table, seats) -> list:
+    """``review`` of each of ``seats``, the game's luck split computed once."""
     rep = record if isinstance(record, Replay) else replay(record)
+    _check_table(rep, table)
+    splits = split(rep, table)
+    return [review(rep, table, k, splits) for k in seats]
+
+
+def _check_table(rep, table):
     if table.rules != rep.rules:
         raise RecordError(f"the record is for {rep.rules.describe()}, the table for {table.rules.describe()}")
+
+
+def review(record, table, seat: int | None = None, splits=None) -> Review:
+    """Every decision of one seat (default: the record's ``you``) against the optimal one, valued from
+    ``table``, and the seat's luck split (``splits``: every seat's, if already computed)."""
+    rep = record if isinstance(record, Replay) else replay(record)
+    _check_table(rep, table)
     seat = rep.you if seat is None else seat
     out = []
     for d in rep.of(seat):
@@ -326,4 +351,4 @@ def review(record, table, seat: int | None = None) -> Review:
         took = a.win_if_roll if d.taken == "roll" else a.win_if_stop
         out.append(ReviewedDecision(d.event, d.scores, d.turn, d.dice, d.taken, a.action,
                                     a.win_if_roll, a.win_if_stop, 100.0 * (best - took)))
-    return Review(rep, tuple(out), seat)
+    return Review(rep, tuple(out), seat, (splits or split(rep, table))[seat])
