@@ -7,17 +7,16 @@ What the commands do beyond parsing and printing is in ``solver.commands``.
 """
 from __future__ import annotations
 
-import os
 import sys
 
 import click
 
 from solver import __version__
-from solver.commands import games, signals, text
-from solver.commands.options import EXIT_INTERNAL, EXIT_REFUSED, EXIT_USAGE, READINGS, Bounded, emit
-from solver.commands.options import json_option, policies_option, rule_options, table_option
+from solver.commands import games, text
+from solver.commands.options import READINGS, Bounded, emit
+from solver.commands.options import json_option, policies_option, rule_options, run, table_option
 from solver.commands.progress import progress
-from solver.errors import GonutsError, StateError, TableError, UsageError, one_line
+from solver.errors import StateError, TableError, UsageError
 from solver.files import check_destination, destination
 
 # Each command imports what it needs when it runs (deferred for start-up: advise must not pay for numpy).
@@ -265,34 +264,34 @@ def review(record_path, seat, all_seats, as_json):
          lambda: "\n\n".join(text.review(rv) for rv in rvs))
 
 
+@cli.command()
+@click.option("--seed", type=Bounded(0, 2 ** 32 - 1), default=None, help="Seed of the draw, 0 to 2^32 - 1 (the "
+              "page's practice({seed}) draws the same). [default: a new one, printed]")
+@click.option("--count", type=Bounded(1, 100), default=None, help="Decisions to draw. [default: 10]")
+@click.option("--players", type=Bounded(2, 4), default=None, help="Number of players. [default: 2]")
+@click.option("--rules", "preset", type=READINGS, default=None, help="Reading of the rules. [default: rulebook]")
+@click.option("--daily", is_flag=True, help="The daily set: 10 decisions of 2 players, rulebook, the same for "
+              "everyone on a date (the page's), with a line to share at the end.")
+@click.option("--date", default=None, metavar="YYYY-MM-DD", help="With --daily: the set of this date. [default: today]")
+@json_option
+def practice(seed, count, players, preset, daily, date, as_json):
+    """Roll or stop? Decisions drawn from seeded games of optimal play, half of them close calls: each asked
+    (r or s), then right or wrong, its cost, both chances and why; the score is the mean loss per decision.
+    With --json: the decisions, with the keys of advise --json."""
+    from solver.commands import drills
+    from solver.play.practice import draw
+    seed, count, players, preset, day = drills.question(seed, count, players, preset, daily, date)
+    values = drills.values_for(players, preset)
+    picks = draw(values, seed, count)
+    if as_json:
+        return emit(True, drills.as_json(values, picks, seed, day), None)
+    drills.quiz(values, picks, seed, day, drills.ask, click.echo)
+
+
 # -- entry point ---------------------------------------------------------------------------------------
 
 def main(argv=None):
-    try:
-        with signals.handled():
-            games.check_environment()
-            rv = cli.main(args=argv, prog_name="gonuts-solve", standalone_mode=False)
-    except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("gonuts-solve: interrupted", err=True)
-        sys.exit(signals.exit_code())
-    except click.ClickException as exc:
-        click.echo(f"gonuts-solve: error: {one_line(exc.format_message())}", err=True)
-        sys.exit(EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code or EXIT_REFUSED)
-    except GonutsError as exc:
-        interrupted = type(exc).__name__ == "BuildInterrupted"
-        click.echo(f"gonuts-solve: {'' if interrupted else 'error: '}{one_line(exc)}", err=True)
-        sys.exit(signals.exit_code() if interrupted else EXIT_USAGE if isinstance(exc, UsageError) else EXIT_REFUSED)
-    except MemoryError:
-        click.echo("gonuts-solve: error: out of memory", err=True)
-        sys.exit(EXIT_REFUSED)
-    except Exception as exc:  # never a traceback for a user; GONUTS_DEBUG=1 shows it
-        if os.environ.get("GONUTS_DEBUG"):
-            raise
-        head, tail = f"gonuts-solve: internal error: {type(exc).__name__}: ", " (please report; GONUTS_DEBUG=1 " \
-            "shows it)"
-        click.echo(f"{head}{one_line(exc, head + tail)}{tail}", err=True)
-        sys.exit(EXIT_INTERNAL)
-    sys.exit(rv if isinstance(rv, int) else 0)
+    sys.exit(run(cli, argv))
 
 
 if __name__ == "__main__":

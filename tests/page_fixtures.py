@@ -5,7 +5,10 @@ its own (no environment, no build): the JavaScript core's advise and explain are
 * ``tests/fixtures/page-t12.json``: the same for 3 and 4 players at target 12 (small enough to commit;
   4 players carry the quantised encoding, so its numbers agree within the stated precision);
 * ``tests/fixtures/advice.json``: for fixed states of each game, ``advise --json``'s object and
-  ``explain``'s, computed here from the tables by the Python code (``play.advise``, ``play.explain``).
+  ``explain``'s, computed here from the tables by the Python code (``play.advise``, ``play.explain``);
+* ``tests/fixtures/practice.json``: ``practice.draw`` for fixed seeds of each game, from the page's values;
+* ``tests/fixtures/luck.json``: records of seeded games (Go Nuts! rounds, banked turns, mistakes) and every
+  seat's ``luck.split`` of each, from the page's values (what the page's core must give to 1e-9).
 
 ``python tests/page_fixtures.py`` writes them; ``tests/test_shared_rules.py`` recomputes them and checks
 that the committed files still say the same (the deflated bytes of a 4-player encoding may differ with
@@ -25,6 +28,8 @@ if str(ROOT) not in sys.path:
 
 PAGES = {"page-t50.json": (50, [2]), "page-t12.json": (12, [3, 4])}
 READINGS = ("rulebook", "summary")
+PRACTICE = {50: ((1, 10), (42, 10), (20261201, 10), (7, 25)), 12: ((1, 4), (42, 3))}     # (seed, count)
+LUCK = ((1, "table"), (2, "coach"))                          # (seed, mode)
 
 
 def states(players: int, target: int) -> list:
@@ -48,7 +53,11 @@ def build(tmp: Path) -> dict:
     from solver.store import build as builder
     from solver.store import tables
     from solver.store.locate import find_table, table_name
-    out, cases = {}, []
+    from solver.play.luck import split
+    from solver.play.practice import draw, page_values
+    from solver.play.record import replay
+    from test_luck import literal_game
+    out, cases, drawn, lucky = {}, [], [], []
     for name, (target, counts) in PAGES.items():
         loaded = []
         for n in counts:
@@ -59,6 +68,14 @@ def build(tmp: Path) -> dict:
                     builder.build(rules, path)
                 t = tables.load(path, expect=rules)
                 loaded.append(t)
+                values = page_values(*webpage.page_game(t))
+                for seed, count in PRACTICE[target]:
+                    drawn.append({"page": name, "players": n, "rules": reading, "seed": seed, "count": count,
+                                  "decisions": [p.to_dict(rules) for p in draw(values, seed, count)]})
+                for seed, mode in LUCK:
+                    record = literal_game(t, 100 * n + seed, mode)[0]
+                    lucky.append({"page": name, "players": n, "rules": reading, "record": record,
+                                  "splits": [sp.to_dict() for sp in split(replay(record), values)]})
                 for scores, turn, dice in states(n, target):
                     a = advise(t, scores, turn, dice)
                     W = t.arrays["start_win"]
@@ -67,8 +84,18 @@ def build(tmp: Path) -> dict:
                     cases.append({"page": name, "players": n, "rules": reading, "scores": list(scores), "turn": turn,
                                   "dice": dice, "advise": {**a.to_dict(), "rules": rules.to_dict()}, "explain": why})
         out[name] = webpage.page_data(loaded)
+    for reading in READINGS:                 # the shipped 4-player page data at target 50 (tables/page/)
+        rules = preset(reading, players=4, target=50)
+        values = page_values(*webpage.page_game(webpage.shipped_game(4, reading, 50)))
+        for seed, count in PRACTICE[50][:2]:
+            drawn.append({"page": "shipped", "players": 4, "rules": reading, "seed": seed, "count": count,
+                          "decisions": [p.to_dict(rules) for p in draw(values, seed, count)]})
     out["advice.json"] = {"about": "advise and explain from Python for fixed states; tests/page_fixtures.py "
                                    "writes it", "cases": cases}
+    out["practice.json"] = {"about": "practice.draw from the page's values; tests/page_fixtures.py writes it",
+                            "cases": drawn}
+    out["luck.json"] = {"about": "luck.split of seeded records from the page's values; tests/page_fixtures.py "
+                                 "writes it", "cases": lucky}
     return out
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 
 import click
 
 from solver import numbers
-from solver.commands import games
-from solver.errors import GonutsError, UsageError
+from solver.commands import games, signals
+from solver.errors import GonutsError, UsageError, one_line
 
 EXIT_REFUSED, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 
@@ -85,3 +86,33 @@ def emit(as_json, data, words):
     click.echo(json.dumps(data) if as_json else words())
 
 
+
+
+def run(group, argv=None) -> int:
+    """Run the command line ``group`` on ``argv``; every failure is one line on stderr. Returns the exit code
+    (cli.py exits with it: the library never exits): 0, or 1, 2, 3 as above, or a signal's 128 + n."""
+    try:
+        with signals.handled():
+            games.check_environment()
+            rv = group.main(args=argv, prog_name="gonuts-solve", standalone_mode=False)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("gonuts-solve: interrupted", err=True)
+        return signals.exit_code()
+    except click.ClickException as exc:
+        click.echo(f"gonuts-solve: error: {one_line(exc.format_message())}", err=True)
+        return EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code or EXIT_REFUSED
+    except GonutsError as exc:
+        interrupted = type(exc).__name__ == "BuildInterrupted"
+        click.echo(f"gonuts-solve: {'' if interrupted else 'error: '}{one_line(exc)}", err=True)
+        return signals.exit_code() if interrupted else EXIT_USAGE if isinstance(exc, UsageError) else EXIT_REFUSED
+    except MemoryError:
+        click.echo("gonuts-solve: error: out of memory", err=True)
+        return EXIT_REFUSED
+    except Exception as exc:  # never a traceback for a user; GONUTS_DEBUG=1 shows it
+        if os.environ.get("GONUTS_DEBUG"):
+            raise
+        head, tail = f"gonuts-solve: internal error: {type(exc).__name__}: ", " (please report; GONUTS_DEBUG=1 " \
+            "shows it)"
+        click.echo(f"{head}{one_line(exc, head + tail)}{tail}", err=True)
+        return EXIT_INTERNAL
+    return rv if isinstance(rv, int) else 0

@@ -50,20 +50,26 @@ class Split:
 
 
 class Values:
-    """W(state) for every seat, in seat order, from a table (one backup per turn, remembered)."""
+    """W(state) for every seat, in seat order, from a game's start-of-turn values ``start_win`` ((G,)*N + (N,),
+    a table's or the page's) and Go Nuts! payouts (one backup per turn, remembered). At a decision the
+    optimal action is ``roll_at(frame, t, n)`` (a table's stored policy) or, without it, the backup's own
+    greedy choice (what the page does)."""
 
-    def __init__(self, table):
-        self.table, self.rules = table, table.rules
-        self.W = table.arrays["start_win"]
-        pay = table.arrays.get("nuts_payout")
-        self.payouts = None if pay is None else pay.tolist()
+    def __init__(self, rules, start_win, payouts, roll_at=None):
+        self.rules, self.W, self.payouts, self.roll_at = rules, start_win, payouts, roll_at
         self.turns = {}
+
+    @classmethod
+    def of_table(cls, table):
+        pay = table.arrays.get("nuts_payout")
+        return cls(table.rules, table.arrays["start_win"], None if pay is None else pay.tolist(), table.roll_at)
 
     def _absolute(self, vec, seat: int) -> tuple:
         N = self.rules.players
         return tuple(vec[(k - seat) % N] for k in range(N))
 
-    def _turn(self, frame: tuple):
+    def turn(self, frame: tuple):
+        """``backup.turn_values`` of the turn from these scores (turn order from the player to move)."""
         if frame not in self.turns:
             if len(self.turns) > 64:
                 self.turns.clear()
@@ -79,22 +85,22 @@ class Values:
         frame = state.frame()
         if state.phase == START:
             return self._absolute(self.W[frame].tolist(), state.seat)
-        both, nuts = self._turn(frame)
+        both, nuts = self.turn(frame)
         if state.phase == NUTS_ROUND:
             return self._absolute(nuts(state.nuts_dice, state.turn), state.seat)
-        roll, stop, _ = both[(state.turn, state.dice)]
+        roll, stop, greedy = both[(state.turn, state.dice)]
         if state.phase == ROLL:
             return self._absolute(roll, state.seat)
         assert state.phase == DECIDE
-        chosen = roll if self.table.roll_at(frame, state.turn, state.dice) else stop
-        return self._absolute(chosen, state.seat)
+        best = self.roll_at(frame, state.turn, state.dice) if self.roll_at else greedy
+        return self._absolute(roll if best else stop, state.seat)
 
 
 def split(rep, table) -> tuple:
-    """Every seat's Split of a replayed record (``record.replay``), valued from ``table``."""
+    """Every seat's Split of a replayed record (``record.replay``), valued from ``table`` (or ``Values``)."""
     rules = rep.rules
     N = rules.players
-    values = Values(table)
+    values = table if isinstance(table, Values) else Values.of_table(table)
     parts = [dict.fromkeys(PARTS, 0.0) for _ in range(N)]
     if not rep.trace:
         first = last = values.of(new_game(rules))

@@ -65,19 +65,45 @@ def decode(desc: dict, blob: bytes, shape: tuple) -> np.ndarray:
     N = shape[-1]
     if desc["encoding"] == "f64":
         part = np.frombuffer(blob, dtype="<f8").reshape(shape[:-1] + (N - 1,))
-        return np.concatenate([part, 1.0 - part.sum(axis=-1, keepdims=True)], axis=-1)
+        rest = np.ones(shape[:-1] + (1,))
+        for k in range(N - 1):                       # the last seat's share as the page computes it, bit for bit
+            rest = rest - part[..., k:k + 1]
+        return np.concatenate([part, rest], axis=-1)
+    return Shares(cumulative(desc, blob, shape))[...]
+
+
+def cumulative(desc: dict, blob: bytes, shape: tuple) -> np.ndarray:
+    """A ``lorenzo`` encoding's cumulative shares C_0..C_{N-2} ((G,)*N + (N-1,) float32, exact: multiples of
+    2^-step_bits below 2), what the page's core decodes to (``decodeLorenzo``)."""
+    N = shape[-1]
     raw = np.frombuffer(zlib.decompress(blob), dtype=np.uint8)
     S = int(np.prod(shape[:-1]))
-    C = np.empty(shape[:-1] + (N - 1,))
+    C = np.empty((S, N - 1), dtype=np.float32)
     at = 0
-    for c, width in enumerate(desc["planes"]):
+    for c, width in enumerate(desc["planes"]):      # one cumulative component at a time (memory: a few S)
         z = np.zeros(S, dtype=np.int64)
         for k in range(width):
             z |= raw[at:at + S].astype(np.int64) << (8 * k)
             at += S
         r = ((z >> 1) ^ -(z & 1)).reshape(shape[:-1])
         for axis in range(N):
-            r = np.cumsum(r, axis=axis)
-        C[..., c] = np.ldexp(r.astype(np.float64), -desc["step_bits"])
-    W = np.diff(C, axis=-1, prepend=0.0)
-    return np.concatenate([W, 1.0 - C[..., -1:]], axis=-1)
+            np.cumsum(r, axis=axis, out=r)
+        C[:, c] = np.ldexp(r.reshape(S).astype(np.float64), -desc["step_bits"])
+    return C.reshape(shape[:-1] + (N - 1,))
+
+
+class Shares:
+    """Start-of-turn values from cumulative shares (an array or a memory map of ``cumulative``): seat j's
+    share is C_j - C_{j-1}, the last seat's 1 - C_{N-2}, in float64 as the page subtracts them."""
+
+    def __init__(self, C):
+        self.C = C
+        self.shape = C.shape[:-1] + (C.shape[-1] + 1,)
+
+    def __getitem__(self, index):
+        C = np.asarray(self.C[index], dtype=np.float64)
+        W = np.empty(C.shape[:-1] + (C.shape[-1] + 1,))
+        W[..., 0] = C[..., 0]
+        W[..., 1:-1] = C[..., 1:] - C[..., :-1]
+        W[..., -1] = 1.0 - C[..., -1]
+        return W

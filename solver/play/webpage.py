@@ -20,15 +20,17 @@ import shutil
 import zlib
 from pathlib import Path
 
+import numpy as np
+
 from solver import __version__
 from solver.errors import GonutsError, show
 from solver.files import atomic_write, cache_dir, cache_folder, check_destination, check_name, reason, sync_folder
 from solver.files import uninterrupted
 from solver.game.moves import faces_table
-from solver.game.rules import N_DICE, preset
+from solver.game.rules import N_DICE, Rules, preset
 from solver.lab.policies import maxpoints
 from solver.numbers import whole
-from solver.play import icons, pagedata
+from solver.play import icons, pagedata, practice
 from solver.play.explain import nuts_means
 from solver.play.record import FORMAT, MAX_DEPTH, MAX_EVENTS, MAX_RECORD_BYTES, PAGE_TARGET, VERSION
 from solver.store.locate import shipped_dir
@@ -151,6 +153,37 @@ def shipped_game(players: int, reading: str, target: int):
     return _read_pair(shipped_dir() / SHIPPED_PAGE, page_stem(players, reading, target))
 
 
+def page_game(item):
+    """(rules, start_win, payouts) as the page holds them, from a table or ``game_data``'s (dict, bytes):
+    the start-of-turn values decoded from the page's encoding, bit for bit the page's numbers (a 4-player
+    game's are the quantised ones, read from a memory map of its decoded shares kept in the cache: decoding
+    takes seconds; the last seat's share of a float64 game is 1 minus the others, as the page computes it)."""
+    if isinstance(item, tuple):
+        desc, blob = item
+        rules, payouts, sw = Rules.from_dict(desc["rules"]), desc["nuts_payout"], desc["start_win"]
+    else:
+        rules, payouts = item.rules, item.arrays["nuts_payout"].tolist()
+        sw, blob = encoded(item)
+        sw = {**sw, "bytes": len(blob), "crc32": zlib.crc32(blob)}
+    N, G = rules.players, rules.target
+    shape = (G,) * N + (N,)
+    if sw["encoding"] == "f64":
+        return rules, pagedata.decode(sw, blob, shape), payouts
+    path = cache_dir() / "page" / f"shares-{page_stem(N, rules.preset_name(), G)}-{sw['crc32']:08x}.npy"
+    try:
+        C = np.load(path, mmap_mode="r")
+        if C.shape != shape[:-1] + (N - 1,) or C.dtype != np.float32:
+            raise ValueError("not these shares")
+    except (OSError, ValueError):
+        C = pagedata.cumulative(sw, blob, shape)
+        try:
+            cache_folder("page")
+            atomic_write(path, lambda fh: np.save(fh, C))
+        except (OSError, GonutsError):
+            pass                                     # an unwritable cache only costs time
+    return rules, pagedata.Shares(C), payouts
+
+
 def page_stem(players: int, reading: str, target: int) -> str:
     return f"gonuts-{players}p-t{target}-{reading}"
 
@@ -181,6 +214,7 @@ def page_data(tables, place=None) -> dict:
             "record": {"format": FORMAT, "version": VERSION, "target": targets.pop(), "default_target": PAGE_TARGET,
                        "max_bytes": MAX_RECORD_BYTES, "max_depth": MAX_DEPTH, "max_events": MAX_EVENTS},
             "precision": {str(d["players"]): d["start_win"]["precision"] for d in games.values()},
+            "practice": practice.constants(),
             "games": games}
 
 

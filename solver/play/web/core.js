@@ -4,9 +4,11 @@
  * functions of plain values:
  *   advise({scores, turn, dice, rules})  -> the object of `gonuts-solve advise --json`
  *   values(game, scores)                 -> both actions' value vectors at every (t, n) of one turn
- *   replay(record) / review(record)      -> the rules applied to a game record; its review
+ *   replay(record) / review(record)      -> the rules applied to a game record; its review, with the
+ *                                           seat's luck split (luck, own and others' decisions)
  *   rng(seed), rollDice, nutsRound        -> the seeded dice of play mode
  *   policy(spec, {players, rules})        -> a computer player; policyName(...) its normalized name
+ *   practice({seed, count, players, rules}) -> decisions drawn as `gonuts-solve practice` draws them
  *
  * The numbers are those of solver/play/advise.py: one Bellman backup of the start state
  * from the embedded start-of-turn win probabilities (start_win) and the exact Go Nuts!
@@ -274,7 +276,7 @@
         }
       }
     }
-    return { N, G, D, roll, rollV, stopV, best };
+    return { N, G, D, roll, rollV, stopV, best, C };
   }
 
   function vec(arr, at, N) { return Array.from(arr.subarray(at, at + N)); }
@@ -671,21 +673,138 @@
     catch (e) { if (e instanceof GonutsInputError) return e.message.replace(/^event \d+: /, ""); throw e; }
   }
 
-  /* Every decision of one seat (default: the record's `you`) against the optimal one: the numbers of
-   * `gonuts-solve review --seat K --json`. The record's game must be loaded. */
-  function review(record, seat) {
+  /* Luck against skill (solver/play/luck.py): every seat's change in win probability over the record,
+   * split by what moved it. W(state) is the start-of-turn value at a turn's start, the optimal action's
+   * value at a decision, rolling's value once rolling is chosen, a Go Nuts! round's expectation before its
+   * acorns, and 1 or 0 at the end; each event's W(after) - W(before) counts as luck (a roll, a round's
+   * acorns), own or others' decisions (a choice, by the seat that made it) or banked turns. */
+  function luckSplit(record, g, valuesAt) {
+    const ctx = context(record), N = ctx.N, W1 = N_DICE + 1;
+    const frameOf = (st) => { const f = []; for (let k = 0; k < N; k++) f.push(st.scores[(st.seat + k) % N]); return f; };
+    const seatOrder = (vec, seat) => Array.from({ length: N }, (_, k) => vec[(k - seat + N) % N]);
+    const at = (arr, t, n) => Array.from(arr.subarray((t * W1 + n) * N, (t * W1 + n) * N + N));
+    function value(st) {
+      if (st.phase === "over") return Array.from({ length: N }, (_, k) => (k === st.winner ? 1 : 0));
+      const frame = frameOf(st);
+      if (st.phase === "start") {
+        const i = flat(g, frame);
+        return seatOrder(Array.from({ length: N }, (_, j) => g.w(i, j)), st.seat);
+      }
+      const v = valuesAt(frame);
+      if (st.phase === "nuts") {
+        const pay = g.payout[st.nutsDice], base = reading(g.reading).nutsReplaces ? 0 : st.t, out = new Array(N).fill(0);
+        for (let x = 0; x < pay.length; x++) { const p = pay[x]; if (p) for (let k = 0; k < N; k++) out[k] += p * v.C[base + x][k]; }
+        return seatOrder(out, st.seat);
+      }
+      return seatOrder(at(st.phase === "roll" ? v.rollV : v.best, st.t, st.n), st.seat);
+    }
+    const parts = Array.from({ length: N }, () => ({ luck: 0, own_decisions: 0, others_decisions: 0, banked_turns: 0 }));
+    const st = newState(N);
+    const first = value(st);
+    let before = first;
+    record.events.forEach((ev, i) => {
+      const mover = st.seat, kind = ["roll", "choice", "nuts", "banked"].find((k) => k in ev);
+      apply(st, ev, i, ctx);
+      const after = value(st);
+      for (let k = 0; k < N; k++) {
+        const part = kind === "banked" ? "banked_turns" : kind === "choice" ? (k === mover ? "own_decisions" : "others_decisions") : "luck";
+        parts[k][part] += after[k] - before[k];
+      }
+      before = after;
+    });
+    return parts.map((p, k) => Object.assign({ start: first[k], end: before[k] }, p));
+  }
+
+  // -- practice ---------------------------------------------------------------------------------
+  /* The draw of solver/play/practice.py, step for step: seeded games of optimal play with the seeded dice
+   * of play mode, picking about half close calls and half clear ones on the way, then a seeded shuffle.
+   * Returns objects with the keys of `advise --json` (and `close`). */
+  function practiceIn(g, seed, count) {
+    const P = data.practice, N = g.players, W1 = N_DICE + 1;
+    const need = { true: Math.floor(count / 2), false: count - Math.floor(count / 2) };
+    const r = rng(seed), picked = [], seen = new Set(), memo = new Map();
+    const ctx = { N, G: g.target, reading: reading(g.reading), you: 0, table: true };
+    const opponents = Array.from({ length: N - 1 }, (_, k) => k + 1);
+    for (let games = 0; games < P.max_games && picked.length < count; games++) {
+      const st = newState(N);
+      while (st.phase !== "over" && picked.length < count) {
+        if (st.phase === "nuts") {
+          apply(st, { seat: st.seat, nuts: nutsRound(r, g.rules, st.nutsDice, opponents).acorns }, 0, ctx);
+        } else if (st.phase !== "decide") {
+          apply(st, { seat: st.seat, roll: rollDice(r, g.rules, st.n).counts }, 0, ctx);
+        } else {
+          const frame = [];
+          for (let k = 0; k < N; k++) frame.push(st.scores[(st.seat + k) % N]);
+          const fk = frame.join(",");
+          if (!memo.has(fk)) { if (memo.size > 64) memo.clear(); memo.set(fk, values(g, frame)); }
+          const v = memo.get(fk), at = (st.t * W1 + st.n) * N;
+          const roll = vec(v.rollV, at, N), stop = vec(v.stopV, at, N), gap = Math.abs(roll[0] - stop[0]);
+          const key = `${fk}|${st.t}|${st.n}`;
+          if (gap >= P.skip && !seen.has(key)) {
+            const u = r.next(), close = gap < P.close;
+            const slot = need[close] > 0 ? close : games >= P.fill_after && need[!close] > 0 ? !close : null;
+            if (u < (close ? P.p_close : P.p_clear) && slot !== null) {
+              need[slot]--; seen.add(key);
+              picked.push({ scores: frame, turn: st.t, dice: st.n, action: roll[0] > stop[0] ? "roll" : "stop", reason: "optimal",
+                            win_if_roll: roll[0], win_if_stop: stop[0], players_if_roll: roll, players_if_stop: stop,
+                            rules: rulesDict(g), close });
+            }
+          }
+          apply(st, { seat: st.seat, choice: roll[0] > stop[0] + P.tie ? "roll" : "stop" }, 0, ctx);
+        }
+      }
+    }
+    if (picked.length < count) fail(`${P.max_games} games of ${N} players to ${g.target} gave only ${picked.length} different decisions of the ${count} asked for: ask for fewer`);
+    for (let i = picked.length - 1; i > 0; i--) {
+      const j = Math.floor(r.next() * (i + 1));
+      [picked[i], picked[j]] = [picked[j], picked[i]];
+    }
+    return picked;
+  }
+  /* window.gonuts.practice: {seed, count = 10, players = 2, rules = "rulebook"}. */
+  function practiceQuery(q) {
+    if (q === null || typeof q !== "object" || Array.isArray(q)) fail("practice takes one object: {seed, count, players, rules}");
+    const seed = q.seed === undefined ? 0 : q.seed, count = q.count === undefined ? 10 : q.count;
+    const players = q.players === undefined ? 2 : q.players;
+    if (!Number.isInteger(seed) || seed < 0 || seed > 4294967295) fail(`seed must be a whole number from 0 to 4294967295, not ${show(q.seed)}`);
+    if (!Number.isInteger(count) || count < 1 || count > data.practice.max_count) fail(`count must be from 1 to ${data.practice.max_count}, not ${show(q.count)}`);
+    if (!Number.isInteger(players) || players < 2 || players > 4) fail(`players must be 2, 3 or 4, not ${show(q.players)}`);
+    return { seed, count, players, rules: readingOf(q.rules) };
+  }
+  const practice = (q) => { const p = practiceQuery(q); return practiceIn(game(p.players, p.rules), p.seed, p.count); };
+  /* The daily set's seed: the date as the number YYYYMMDD. */
+  const dailySeed = (y, m, d) => y * 10000 + m * 100 + d;
+
+  /* Every decision of one seat (default: the record's `you`) against the optimal one, and the seat's luck
+   * split: the numbers of `gonuts-solve review --seat K --json`. The record's game must be loaded. */
+  /* The game a record is played in, if this page has it; and one backup per score state, remembered. */
+  function recordGame(record) {
     const ctx = context(record);
     const g = data.games[gameKey(ctx.N, record.rules)] ? game(ctx.N, record.rules) : null;
     if (!g || ctx.G !== g.target) fail(`this page has no table for ${ctx.N} players, ${record.rules}, target ${ctx.G}`);
-    const st = replay(record);
-    const who = seat === undefined ? record.you : seat;
-    if (!Number.isInteger(who) || who < 0 || who >= ctx.N) fail(`seat ${show(who)} does not exist with ${ctx.N} players (0 to ${ctx.N - 1})`);
+    return { ctx, g };
+  }
+  function memoValues(g) {
     const memo = new Map();      // one backup per score state: a turn's decisions share it
-    const valuesAt = (scores) => {
+    return (scores) => {
       const key = scores.join(",");
       if (!memo.has(key)) { if (memo.size > 256) memo.clear(); memo.set(key, values(g, scores)); }
       return memo.get(key);
     };
+  }
+  /* Every seat's luck split of a record (solver/play/luck.py split). */
+  function luck(record) {
+    const { g } = recordGame(record);
+    replay(record);
+    return luckSplit(record, g, memoValues(g));
+  }
+
+  function review(record, seat) {
+    const { ctx, g } = recordGame(record);
+    const st = replay(record);
+    const who = seat === undefined ? record.you : seat;
+    if (!Number.isInteger(who) || who < 0 || who >= ctx.N) fail(`seat ${show(who)} does not exist with ${ctx.N} players (0 to ${ctx.N - 1})`);
+    const valuesAt = memoValues(g);
     const decisions = st.bySeat[who].map((d) => {
       const a = d.scores[0] + d.turn >= g.target ? adviseIn(g, d.scores, d.turn, d.dice) : adviseIn(g, d.scores, d.turn, d.dice, valuesAt(d.scores));
       const best = Math.max(a.win_if_roll, a.win_if_stop);
@@ -697,7 +816,8 @@
     return { rules: record.rules, players: ctx.N, target: ctx.G, you: record.you, seat: who, scores: st.scores,
              winner: st.winner, events: st.events, decisions,
              total_loss_points: decisions.reduce((acc, d) => acc + d.loss_points, 0),
-             costliest: ranked.slice(0, 3).filter((d) => d.loss_points > 0).map((d) => d.event) };
+             costliest: ranked.slice(0, 3).filter((d) => d.loss_points > 0).map((d) => d.event),
+             ...luckSplit(record, g, valuesAt)[who] };
   }
 
   return {
@@ -705,6 +825,7 @@
     games: () => Object.keys(data.games).sort(),
     game, load, loaded, reading, values, advise, adviseIn, explain, explainIn, stateValue, policy, policyName, readPolicy,
     rng, rollDice, nutsRound,
-    replay, replayState, check, review, newState, apply, recordFromBytes,
+    replay, replayState, check, review, newState, apply, recordFromBytes, luck,
+    practice, practiceQuery, practiceIn, dailySeed,
   };
 }));

@@ -54,6 +54,7 @@ GonutsUI.review = (function (ui) {
     if (!rv.decisions.length) { out.append(el("p", { id: "rev-none", text: `${mine ? "You have" : `${name(rv.seat)} has`} no decisions to review in this game (turns entered as banked totals, or none decided yet).` })); }
     out.append(el("p", { class: "total", id: "rev-total", "data-value": String(rv.total_loss_points),
       text: `${rv.decisions.length} decision${rv.decisions.length === 1 ? "" : "s"}; total given up: ${pts(rv.total_loss_points)} of win probability` }));
+    out.append(luckLine(rv, record, mine, name));
     if (rv.costliest.length) {
       const byEvent = new Map(rv.decisions.map((d) => [d.event, d]));
       out.append(el("p", { id: "rev-costliest", text: "Costliest: " + rv.costliest.map((e) => {
@@ -69,6 +70,19 @@ GonutsUI.review = (function (ui) {
         el("div", { text: `Scores ${d.scores.join("\u2013")} (yours first), ${d.turn} turn points, ${d.dice} ${d.dice === 1 ? "die" : "dice"}` }),
         el("div", { class: "reading", text: `You: ${d.taken}. Optimal: ${d.optimal}. Win if roll ${pct(d.win_if_roll)}, if stop ${pct(d.win_if_stop)}.` })));
     }
+  }
+  /* The seat's change in win probability in one sentence, as `gonuts-solve review` words it. */
+  const signed = (x) => { const v = Math.round(1000 * x) / 10 + 0; return `${v >= 0 ? "+" : "\u2212"}${Math.abs(v).toFixed(1)}`; };
+  function luckLine(rv, record, mine, name) {
+    const who = mine ? "You" : name(rv.seat), whose = mine ? "your" : `${who}\u2019s`;
+    const banked = record.events.some((e) => e && typeof e === "object" && "banked" in e);
+    const cost = Math.round(-1000 * rv.own_decisions) / 10 + 0;
+    const p = el("p", { class: "luck", id: "rev-luck" });
+    for (const k of ["start", "end", "luck", "own_decisions", "others_decisions", "banked_turns"]) p.dataset[k] = String(rv[k]);
+    p.textContent = `${who}: ${(100 * rv.start).toFixed(1)}% to ${(100 * rv.end).toFixed(1)}% (${signed(rv.end - rv.start)} points of win probability): ` +
+      `the dice gave ${signed(rv.luck)}, ${whose} decisions cost ${cost.toFixed(1)}, the others\u2019 decisions gave ${signed(rv.others_decisions)}` +
+      `${banked ? `, turns entered as banked totals ${signed(rv.banked_turns)}` : ""}.`;
+    return p;
   }
   $("rev-source").addEventListener("change", renderReview);
   $("rev-seat").addEventListener("change", renderReview);

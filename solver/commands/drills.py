@@ -1,0 +1,106 @@
+"""``practice``: the decisions of ``play.practice`` drawn from the page's values, asked one by one.
+
+The values are the page's (``webpage.page_game``): 2 and 3 players from the table (shipped, cached or built
+once), 4 players from the shipped page data (decoded once into the cache), so that the command and the
+page draw the same decisions for the same seed. Its numbers are those of ``advise --json``, the 4-player
+ones within the page's stated precision (the page's quantised values).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+import sys
+from types import SimpleNamespace
+
+from solver.commands import games, text
+from solver.errors import UsageError
+from solver.play import practice
+from solver.play.record import PAGE_TARGET
+
+ANSWERS = {"r": "roll", "roll": "roll", "s": "stop", "stop": "stop"}
+
+
+def question(seed, count, players, reading, daily, date):
+    """(seed, count, players, reading, day or None), checked before any table is read: ``--daily`` (with
+    ``--date`` or today) is the page's daily set and takes none of the others."""
+    if date is not None and not daily:
+        raise UsageError("--date names the daily set's date: give it with --daily")
+    if not daily:
+        return (secrets.randbelow(2 ** 32) if seed is None else seed), count or 10, players or 2, \
+            reading or "rulebook", None
+    given = [name for name, v in (("--seed", seed), ("--count", count), ("--players", players),
+                                  ("--rules", reading)) if v is not None]
+    if given:
+        raise UsageError(f"--daily is the same {practice.DAILY_COUNT} decisions for everyone on a date: "
+                         f"it takes no {given[0]}")
+    day = dt.date.today() if date is None else practice.read_date(date)
+    return (practice.daily_seed(day), practice.DAILY_COUNT, practice.DAILY_PLAYERS, practice.DAILY_RULES, day)
+
+
+def values_for(players: int, reading: str):
+    """The page's values of this game at the page's target (module docstring)."""
+    from solver.play import webpage  # deferred for start-up: the page's data import numpy
+    shipped = webpage.shipped_game(players, reading, PAGE_TARGET)
+    item = shipped or games.load_for({"players": players, "preset": reading, "target": PAGE_TARGET}, players)
+    return practice.page_values(*webpage.page_game(item))
+
+
+def as_json(values, picks, seed, day) -> dict:
+    rules = values.rules
+    return {"seed": seed, "count": len(picks), "players": rules.players, "rules": rules.preset_name(),
+            "daily": None if day is None else day.isoformat(), "decisions": [p.to_dict(rules) for p in picks]}
+
+
+def why(values, pick) -> str:
+    from solver.play.explain import explain  # deferred for start-up: only an answered question needs it
+    W, s0 = values.W, pick.scores[0]
+    e = explain(values.rules, values.payouts, lambda g: W[pick.scores[1:] + (s0 + g,)].tolist(), s0, pick.turn,
+                pick.dice)
+    return text.explain(values.rules, SimpleNamespace(scores=pick.scores, turn=pick.turn, dice=pick.dice), e)
+
+
+def ask(prompt: str):
+    """One answer from stdin (None at its end); an answer read from a pipe is echoed, as a terminal shows it."""
+    print(prompt, end="", flush=True)
+    line = sys.stdin.readline()
+    if line and not sys.stdin.isatty():
+        print(line.strip())
+    return line or None
+
+
+def quiz(values, picks, seed, day, ask, say) -> practice.Score:
+    """Ask each decision (``ask(prompt)`` -> the answer, or None at the end of the input), say the verdict,
+    both chances and why; then the score (and for the daily set its share line)."""
+    rules, score = values.rules, practice.Score([])
+    say(f"Practice: {len(picks)} decisions of {rules.describe()}" +
+        (f", the daily set of {day.isoformat()}" if day else f", seed {seed} (--seed {seed} asks them again)"))
+    for i, p in enumerate(picks, 1):
+        names = ", ".join(f"{s}" + (" (you)" if k == 0 else "") for k, s in enumerate(p.scores))
+        say(f"\n{i}/{len(picks)}. Scores {names}; {p.turn} turn points; {p.dice} {'die' if p.dice == 1 else 'dice'} "
+            "live.")
+        answer = None
+        while answer is None:
+            line = ask("Roll or stop? [r/s] ")
+            if line is None:
+                say("\n(no more answers)")
+                return finish(score, day, say)
+            answer = ANSWERS.get(line.strip().lower())
+            if answer is None:
+                say("answer r (roll) or s (stop)")
+        loss = score.add(p, answer)
+        best = "roll" if p.roll[0] > p.stop[0] else "stop"
+        verdict = "Right" if loss == 0 else f"Not quite: {best} is better by {loss:.2f} points of win probability"
+        say(f"{verdict}. Win if roll {100 * p.roll[0]:.2f}%, if stop {100 * p.stop[0]:.2f}%"
+            f"{' (a close call)' if p.close else ''}.")
+        say(why(values, p))
+    return finish(score, day, say)
+
+
+def finish(score, day, say) -> practice.Score:
+    n = len(score.losses)
+    if n:
+        say(f"\nScore: {score.right}/{n} right, {score.mean:.2f} points of win probability lost per decision"
+            " (0 is perfect).")
+        if day and n == practice.DAILY_COUNT:
+            say(practice.share_line(day, score))
+    return score

@@ -1,0 +1,198 @@
+"""Practice: decisions drawn from seeded games of optimal play, the same in the page and here.
+
+The draw (``draw``) plays whole games with literal dice (the page's seeded dice, ``Mulberry32``: its
+faces one ``next()`` each, a Go Nuts! round tick by tick with the dog dice) and optimal play, and picks
+decisions on the way: about half close calls (the two actions within ``CLOSE`` of win probability), the
+rest clear ones, never the same state twice, never a coin flip (within ``SKIP``: no answer is right),
+never a forced roll, never a state where stopping reaches the target (a roll that reaches it wins at
+once). ``web/core.js`` ``practice`` is the same draw, step for step and number for number: both read the
+page's values (``page_values``), so their games, and so their picks, are the same.
+
+An exact tie in the games' own play stops (as the tables' convention); a difference below ``TIE`` counts as
+one, so that the last bit of a sum, which two languages may round apart, never changes a game.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+
+from solver.errors import UsageError, show
+from solver.game.loop import DECIDE, NUTS_ROUND, OVER, new_game, step
+from solver.game.moves import outcome
+from solver.play.luck import Values
+
+CLOSE = 0.02          # a close call: the two actions within 2 points of win probability
+SKIP = 0.0005         # closer than 0.05 points: a coin flip, never asked
+P_CLOSE, P_CLEAR = 0.5, 0.2     # the chance that an eligible close or clear decision is picked
+TIE = 1e-12
+MAX_GAMES = 500
+FILL_AFTER = 20       # after this many games, a decision of either kind fills the other kind's places (a small
+                      # game may have no close call at all)
+MAX_COUNT = 100
+DAILY_COUNT, DAILY_PLAYERS, DAILY_RULES = 10, 2, "rulebook"
+M32 = 0xFFFFFFFF
+
+
+class Mulberry32:
+    """The page's seeded generator (web/core.js ``rng``), bit for bit."""
+
+    def __init__(self, seed: int):
+        self.state = seed & M32
+
+    def next(self) -> float:
+        self.state = (self.state + 0x6D2B79F5) & M32
+        z = self.state
+        z = ((z ^ (z >> 15)) * (z | 1)) & M32
+        z ^= (z + (((z ^ (z >> 7)) * (z | 61)) & M32)) & M32
+        return ((z ^ (z >> 14)) & M32) / 4294967296
+
+
+def face(r: Mulberry32, counts) -> int:
+    total = sum(counts)
+    u = int(r.next() * total)
+    for i, c in enumerate(counts):
+        if u < c:
+            return i
+        u -= c
+    return len(counts) - 1
+
+
+def roll_dice(r: Mulberry32, rules, n: int) -> tuple:
+    """(acorns, squirrels, cars) of n squirrel dice."""
+    counts = [0, 0, 0]
+    for _ in range(n):
+        counts[face(r, rules.faces)] += 1
+    return tuple(counts)
+
+
+def nuts_round(r: Mulberry32, rules, dice: int, opponents: int) -> int:
+    """The acorns of a Go Nuts! round, tick by tick as the page plays it: the mover throws ``dice`` dice,
+    each opponent still waiting a dog die; the round ends after the tick of the last dog."""
+    waiting, acorns = opponents, 0
+    for _ in range(100_000):
+        if not waiting:
+            return acorns
+        acorns += roll_dice(r, rules, dice)[0]
+        waiting -= sum(face(r, rules.dog) == 0 for _ in range(waiting))
+    raise RuntimeError("a Go Nuts! round did not end (a dog die without a dog face?)")
+
+
+def page_values(rules, start_win, payouts) -> Values:
+    """The values the page plays and advises with: its start-of-turn values, the backup's own choice."""
+    return Values(rules, start_win, payouts)
+
+
+@dataclass(frozen=True)
+class Pick:
+    scores: tuple
+    turn: int
+    dice: int
+    roll: tuple           # every seat's win probability if rolling, turn order from the mover
+    stop: tuple
+    close: bool
+
+    def to_dict(self, rules) -> dict:
+        """The keys of ``advise --json`` (and whether it is a close call)."""
+        return {"scores": list(self.scores), "turn": self.turn, "dice": self.dice,
+                "action": "roll" if self.roll[0] > self.stop[0] else "stop", "reason": "optimal",
+                "win_if_roll": self.roll[0], "win_if_stop": self.stop[0], "players_if_roll": list(self.roll),
+                "players_if_stop": list(self.stop), "rules": rules.to_dict(), "close": self.close}
+
+
+def constants() -> dict:
+    """What the page's draw needs to draw the same decisions (``web/core.js`` ``practice``)."""
+    return {"close": CLOSE, "skip": SKIP, "p_close": P_CLOSE, "p_clear": P_CLEAR, "tie": TIE, "max_games": MAX_GAMES, "fill_after": FILL_AFTER,
+            "max_count": MAX_COUNT, "daily": {"count": DAILY_COUNT, "players": DAILY_PLAYERS, "rules": DAILY_RULES}}
+
+
+def check_count(count: int) -> int:
+    if not (isinstance(count, int) and 1 <= count <= MAX_COUNT):
+        raise UsageError(f"count must be from 1 to {MAX_COUNT}, not {count}")
+    return count
+
+
+def draw(values: Values, seed: int, count: int) -> list:
+    """``count`` Picks from the seeded games (see the module's docstring), in a seeded order."""
+    check_count(count)
+    rules = values.rules
+    N = rules.players
+    need = {True: count // 2, False: count - count // 2}
+    r = Mulberry32(seed)
+    picked, seen = [], set()
+    for games in range(MAX_GAMES):
+        state = new_game(rules)
+        while state.phase != OVER and len(picked) < count:
+            if state.phase == NUTS_ROUND:
+                state = step(rules, state, "nuts", nuts_round(r, rules, state.nuts_dice, N - 1)).state
+            elif state.phase != DECIDE:
+                n = state.dice
+                state = step(rules, state, "roll", outcome(rules, n, *roll_dice(r, rules, n))).state
+            else:
+                frame = state.frame()
+                roll, stop, _ = values.turn(frame)[0][(state.turn, state.dice)]
+                gap = abs(roll[0] - stop[0])
+                key = (frame, state.turn, state.dice)
+                if gap >= SKIP and key not in seen:
+                    u = r.next()
+                    close = gap < CLOSE
+                    if u < (P_CLOSE if close else P_CLEAR):
+                        slot = close if need[close] else (not close) if games >= FILL_AFTER and need[not close] else None
+                        if slot is not None:
+                            need[slot] -= 1
+                            seen.add(key)
+                            picked.append(Pick(frame, state.turn, state.dice, tuple(roll), tuple(stop), close))
+                state = step(rules, state, "choice", "roll" if roll[0] > stop[0] + TIE else "stop").state
+        if len(picked) == count:
+            break
+    else:
+        raise UsageError(f"{MAX_GAMES} games of {rules.describe()} gave only {len(picked)} different decisions "
+                         f"of the {count} asked for: ask for fewer")
+    for i in range(len(picked) - 1, 0, -1):          # Fisher-Yates, as the page shuffles
+        j = int(r.next() * (i + 1))
+        picked[i], picked[j] = picked[j], picked[i]
+    return picked
+
+
+def daily_seed(day: _dt.date) -> int:
+    """The daily set's seed: the date as the number YYYYMMDD (the same everywhere, offline)."""
+    return day.year * 10000 + day.month * 100 + day.day
+
+
+def read_date(text: str) -> _dt.date:
+    try:
+        if len(text) != 10:
+            raise ValueError
+        return _dt.date.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"a date is written YYYY-MM-DD, such as 2026-12-01, not {show(text)}") from None
+
+
+@dataclass
+class Score:
+    """A session's answers: the number right and the mean loss per decision, in points."""
+    losses: list
+
+    def add(self, pick: Pick, answer: str) -> float:
+        best = max(pick.roll[0], pick.stop[0])
+        took = pick.roll[0] if answer == "roll" else pick.stop[0]
+        self.losses.append(100.0 * (best - took))
+        return self.losses[-1]
+
+    @property
+    def right(self) -> int:
+        return sum(x == 0 for x in self.losses)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.losses) / len(self.losses) if self.losses else 0.0
+
+
+def symbol(loss: float) -> str:
+    """One square per decision in the share line: right, a small slip (under a point), a mistake."""
+    return "\U0001F7E9" if loss == 0 else "\U0001F7E8" if loss < 1 else "\U0001F7E5"
+
+
+def share_line(day: _dt.date, score: Score) -> str:
+    """The daily set's result without spoilers (no state, no answer)."""
+    return (f"Go Nuts! practice {day.isoformat()} \u00b7 {score.right}/{len(score.losses)} \u00b7 "
+            f"{score.mean:.1f} points " + "".join(symbol(x) for x in score.losses))
