@@ -249,19 +249,18 @@ def web(out, site, force, players_text, rules_text, target, as_json):
 @cli.command()
 @click.argument("record_path", metavar="GAME.json", type=click.Path(dir_okay=False))
 @click.option("--seat", type=Bounded(0, 3), default=None, help="The seat to review, numbered as in the record (0 moves "
-              "first). [default: the record's \"you\"]")
+              "first). [default: the record's \"you\"; every seat of a history]")
 @click.option("--all-seats", is_flag=True, help="Review every seat (a table game holds them all).")
+@click.option("--game", type=Bounded(1), default=None, help="Of a history file (the page's Table export): this game "
+              "only, numbered from 1, newest first. [default: all]")
 @json_option
-def review(record_path, seat, all_seats, as_json):
-    """Review a game record from the web page: each decision of a seat against the optimal one, and how
-    much of the seat's change in win probability the dice, its own decisions and the others' made."""
-    from solver.play.record import read_file, replay, reviews
-    rep = replay(read_file(record_path))
-    seats = range(rep.rules.players) if all_seats else [rep.you if seat is None else seat]
-    [rep.of(k) for k in seats]                    # every seat checked before a table is read or built
-    rvs = reviews(rep, games.record_table(rep.rules), seats)
-    emit(as_json, {"seats": [rv.to_dict() for rv in rvs]} if all_seats else rvs[0].to_dict(),
-         lambda: "\n\n".join(text.review(rv) for rv in rvs))
+def review(record_path, seat, all_seats, game, as_json):
+    """Review a game record from the web page (or a table's history): each decision of a seat against the
+    optimal one, and how much of the seat's change in win probability the dice, its own decisions and the
+    others' made."""
+    from solver.commands.reviews import review_file
+    obj, words = review_file(record_path, seat, all_seats, game)
+    emit(as_json, obj, lambda: words)
 
 
 @cli.command()

@@ -37,7 +37,8 @@ from solver.store.locate import shipped_dir
 
 ASSETS = Path(__file__).resolve().parent / "web"
 # The UI's modules (web/ui/), in the order the page runs them: the shared part, a module per tab, the start.
-UI_MODULES = ("common.js", "owner.js", "advise.js", "play.js", "coach.js", "table.js", "review.js", "main.js")
+UI_MODULES = ("common.js", "owner.js", "advise.js", "play.js", "coach.js", "table.js", "history.js", "review.js",
+              "practice.js", "main.js")
 PLAYERS = (2, 3, 4)
 READINGS = ("rulebook", "summary")
 TARGET = 50
@@ -184,6 +185,29 @@ def page_game(item):
     return rules, pagedata.Shares(C), payouts
 
 
+RULE_CARDS = shipped_dir() / SHIPPED_PAGE / "rule-cards.json"
+CARD_RULES = ("hold", "hold_dice", "per_dice")     # the rules a person can keep in mind (not maxpoints)
+
+
+def rule_card_entry(simple: dict) -> dict:
+    """One game's card from ``simple-rules --json``: each rule a person can keep in mind with its exact
+    win probability and cost against optimal players, and which of them is best (the simplest among equals)."""
+    rules = {k: {key: simple[k][key] for key in ("policy", "win", "gives_up")} for k in CARD_RULES}
+    best = min(CARD_RULES, key=lambda k: (rules[k]["gives_up"], CARD_RULES.index(k)))
+    return {"players": simple["rules"]["players"], "fair_share": simple["fair_share"], "best": best, "rules": rules}
+
+
+def rule_cards(wanted, target: int) -> dict:
+    """{"N-reading": card} of the shipped cards (bench/rule_cards.py) for the page's games, at its target."""
+    try:
+        shipped = json.loads(RULE_CARDS.read_text())
+    except (OSError, ValueError):
+        return {}
+    if shipped.get("target") != target:
+        return {}
+    return {k: v for k, v in shipped.get("cards", {}).items() if k in wanted}
+
+
 def page_stem(players: int, reading: str, target: int) -> str:
     return f"gonuts-{players}p-t{target}-{reading}"
 
@@ -210,11 +234,12 @@ def page_data(tables, place=None) -> dict:
     targets = {d["target"] for d in games.values()}
     if len(targets) != 1:
         raise GonutsError(f"one page plays one target, not {sorted(targets)}")
+    target = targets.pop()
     return {"package_version": __version__, "readings": {r: reading_data(r) for r in READINGS},
-            "record": {"format": FORMAT, "version": VERSION, "target": targets.pop(), "default_target": PAGE_TARGET,
+            "record": {"format": FORMAT, "version": VERSION, "target": target, "default_target": PAGE_TARGET,
                        "max_bytes": MAX_RECORD_BYTES, "max_depth": MAX_DEPTH, "max_events": MAX_EVENTS},
             "precision": {str(d["players"]): d["start_win"]["precision"] for d in games.values()},
-            "practice": practice.constants(),
+            "practice": practice.constants(), "rule_cards": rule_cards(set(games), target),
             "games": games}
 
 

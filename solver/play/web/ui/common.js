@@ -187,7 +187,7 @@ const GonutsUI = (function () {
   }
 
   // -- tabs and the URL fragment -------------------------------------------------------------
-  const TABS = ["advise", "play", "coach", "table", "review"];
+  const TABS = ["advise", "play", "coach", "table", "review", "practice"];
   function showTab(name, focus) {
     for (const t of TABS) {
       const on = t === name;

@@ -25,6 +25,8 @@
     explain: onceLoaded(core.explain, ofQuery),
     review: onceLoaded(core.review, (r) => [r.players, r.rules]),
     replay: (record) => core.replay(record),
+    practice: onceLoaded(core.practice, (q) => [q.players === undefined ? 2 : q.players, q.rules === undefined ? "rulebook" : q.rules]),
+    luck: onceLoaded(core.luck, (r) => [r.players, r.rules]),
     policy: core.policyName,
     load: (players, rules) => core.load(players, rules === undefined ? "rulebook" : rules, fetchBytes).then(() => true),
     loaded: core.loaded,
@@ -73,6 +75,7 @@
     ui.table.restoreNuts();
     if (table.record) return ui.table.own(false);
   }));
+  guarded("prac-error", () => ui.practice.restore());
   showKept("play", PLAY_KEY);
   guarded("play-error", () => restorePlay(frag));
   showTab(frag.tab || "advise");

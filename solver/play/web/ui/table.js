@@ -45,6 +45,7 @@ GonutsUI.table = (function (ui) {
     while (!store.set(RECENT_KEY, list) && list.length > 1) list.pop();        // full: drop the oldest
   }
   function drawRecent() {
+    if (ui.history) ui.history.count();
     const list = recent(), box = $("table-recent");
     box.hidden = !list.length;
     $("table-recent-list").replaceChildren(...list.map((r, i) => {
@@ -89,7 +90,7 @@ GonutsUI.table = (function (ui) {
     showError($("table-setup-error"), "");
     await ownGame(true);
     setAside(table.record);
-    table.record = newRecord("table", { players: n, rules, seat: 0 }, { names, hints });
+    table.record = newRecord("table", { players: n, rules, seat: 0 }, { names, hints, started: new Date().toISOString() });
     table.nuts = 0;
     tableSave();
     keepStorage();
