@@ -150,16 +150,18 @@ def test_the_review_tab_splits_luck_as_review_json_does(browser, page_file, cach
 
 
 def test_the_rule_cards_are_simple_rules_numbers_and_print_alone(browser, page_file, cache):
+    """The page shows the shipped cards (tests/test_rule_cards.py holds them to simple-rules --json), each
+    best rule in words with its cost, and prints the six alone on one page."""
+    from solver.play.webpage import RULE_CARDS
+    cards = json.loads(RULE_CARDS.read_text())["cards"]
     phone = Phone.open(browser, page_file, fragment="#practice")
     page = phone.page
-    for reading in ("rulebook", "summary"):
-        want = json.loads(cli(cache, "simple-rules", "--players", 2, "--rules", reading, "--json").stdout)
-        card = page.locator(f"#rule-2-{reading}")
-        best = min(("hold", "hold_dice", "per_dice"), key=lambda k: (want[k]["gives_up"], ("hold", "hold_dice",
-                                                                                          "per_dice").index(k)))
-        assert card.get_attribute("data-policy") == want[best]["policy"]
-        assert float(card.get_attribute("data-gives-up")) == want[best]["gives_up"]
-        assert f"gives up {100 * want[best]['gives_up']:.2f} points" in card.inner_text()
+    for key, want in cards.items():
+        card = page.locator(f"#rule-{key}")
+        best = want["rules"][want["best"]]
+        assert card.get_attribute("data-policy") == best["policy"]
+        assert float(card.get_attribute("data-gives-up")) == best["gives_up"]
+        assert f"gives up {100 * best['gives_up']:.2f} points" in card.inner_text()
     assert page.locator("#rule-list article").count() == 6
     assert "stop at 37" in page.inner_text("#rule-2-rulebook")             # dice:5-7-15-27-37, in words
     page.emulate_media(media="print")
@@ -167,8 +169,8 @@ def test_the_rule_cards_are_simple_rules_numbers_and_print_alone(browser, page_f
                             ".filter(e => getComputedStyle(e).display !== 'none').map(e => e.id || e.tagName)")
     assert visible == ["panel-practice"]
     assert page.evaluate("getComputedStyle(document.getElementById('rule-cards')).display") != "none"
-    pages = re.findall(rb"/Type\s*/Page(?!s)", page.pdf(format="A4"))
-    assert len(pages) == 1                                                    # the six cards on one page
+    for paper in ("A4", "Letter"):                                           # the six cards on one page
+        assert len(re.findall(rb"/Type\s*/Page(?!s)", page.pdf(format=paper))) == 1, paper
     phone.close()
 
 

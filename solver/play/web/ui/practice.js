@@ -110,15 +110,17 @@ GonutsUI.practice = (function (ui) {
 
   // -- the rule to remember -------------------------------------------------------------------------
   const dice = (n) => `${n} ${n === 1 ? "die" : "dice"}`;
+  /* A policy of the strategy lab in words a child can follow (a threshold of the target or more: never stop). */
   function ruleWords(policy) {
-    const [kind, body] = policy.split(":");
+    const G = data.record.target, [kind, body] = policy.split(":");
     if (kind === "hold") {
       const [k, d] = body.split("/").map(Number);
+      if (k >= G && d === undefined) return "Never stop: keep rolling until this turn wins the game.";
       return d === undefined ? `Roll until this turn has ${k} points, then stop.`
         : `Roll until this turn has ${k} points, or until only ${d === 1 ? "one die is" : `${d} dice or fewer are`} left, then stop.`;
     }
     const ks = body.split("-").map(Number);
-    const parts = ks.map((k, i) => (k === 0 ? `with ${dice(i + 1)} left, always stop` : `with ${dice(i + 1)} left, stop at ${k}`)).reverse();
+    const parts = ks.map((k, i) => `with ${dice(i + 1)} left, ${k === 0 ? "always stop" : k >= G ? "keep rolling" : `stop at ${k}`}`).reverse();
     return `Roll until this turn has enough points for the dice left: ${parts.join("; ")}.`;
   }
   function drawCards() {
@@ -126,13 +128,15 @@ GonutsUI.practice = (function (ui) {
     $("rule-cards").hidden = !keys.length;
     $("rule-list").replaceChildren(...keys.map((key) => {
       const c = cards[key], [players, reading] = key.split("-"), best = c.rules[c.best];
-      const others = ["hold", "hold_dice", "per_dice"].filter((k) => k !== c.best && c.rules[k].policy !== best.policy)
+      const seen = new Set([best.policy]);
+      const others = ["hold", "hold_dice", "per_dice"].filter((k) => !seen.has(c.rules[k].policy) && seen.add(c.rules[k].policy))
         .map((k) => `${ruleWords(c.rules[k].policy)} (gives up ${(100 * c.rules[k].gives_up).toFixed(2)})`);
+      const words = ruleWords(best.policy);
       return el("article", { class: "rulecard", id: `rule-${key}`, "data-policy": best.policy, "data-gives-up": String(best.gives_up) },
         el("h3", { text: `${players} players, ${reading} reading` }),
-        el("p", { class: "rule", text: `${ruleWords(best.policy)} Stop whenever stopping wins the game.` }),
+        el("p", { class: "rule", text: words.startsWith("Never stop") ? words : `${words} Stop whenever stopping wins the game.` }),
         el("p", { text: `Against ${players - 1} perfect player${players > 2 ? "s" : ""} it wins ${pct(best.win)} of games instead of a fair ${pct(c.fair_share)}: it gives up ${(100 * best.gives_up).toFixed(2)} points of win probability (${best.policy}).` }),
-        others.length ? el("p", { class: "reading", text: `Simpler: ${others.join(" ")}` }) : "");
+        others.length ? el("p", { class: "reading", text: `Other rules: ${others.join(" ")}` }) : "");
     }));
   }
 
