@@ -172,7 +172,7 @@ def simple_rules_cmd(table_path, knobs, as_json):
 
     Every candidate is evaluated exactly against optimal opponents, averaged over
     the seats, many at once (solver/lab/versus.py): seconds for 2 and 3 players,
-    about 8 minutes and 6 GB of memory for 4 players at target 50.
+    8 to 12 minutes and 6 GB of memory for 4 players at target 50.
     """
     from solver.lab.strategy import simple_rules
     table = games.table_for(knobs, table_path)

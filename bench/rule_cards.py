@@ -3,11 +3,11 @@ and reading the page plays, at its target.
 
 The page shows, for each game, the best rule a person can keep in mind and its exact cost against optimal
 players; the strategy lab finds them by exact evaluation (``lab.strategy.simple_rules``): seconds for 2 and 3
-players, about 8 minutes and 6 GB of memory each for 4 players. So they are computed here once and shipped;
+players, 8 to 12 minutes and 6 GB of memory each for 4 players. So they are computed here once and shipped;
 ``web`` reads them (``webpage.rule_cards``), and tests/test_rule_cards.py checks the 2- and 3-player cards
 against a fresh ``simple-rules --json`` on every run.
 
-    python bench/rule_cards.py                    # recompute all (about 17 minutes); exit 1 on a difference
+    python bench/rule_cards.py                    # recompute all (about 20 minutes); exit 1 on a difference
     python bench/rule_cards.py --players 2,3      # the quick ones only
     python bench/rule_cards.py --write            # regenerate tables/page/rule-cards.json
 """

@@ -23,6 +23,9 @@ from solver.reference.bellman import bellman
 from solver.store import build as builder
 from solver.store import tables
 
+sys.path.insert(0, str(Path(__file__).parent))
+from literal import live_after, throw  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -118,9 +121,7 @@ def literal_game(table, seed, mode):
         else:
             t, n = 0, 5
             while True:
-                faces = rng.integers(0, 6, size=n)              # 0-1 acorn, 2-4 squirrel, 5 car
-                a, s = int((faces < 2).sum()), int(((faces >= 2) & (faces < 5)).sum())
-                c = n - a - s
+                a, s, c = throw(rng, n)
                 events.append({"seat": seat, "roll": [a, s, c]})
                 if c == n:
                     gain = 0
@@ -135,10 +136,7 @@ def literal_game(table, seed, mode):
                     move("luck", oracle.ending(scores, seat, gain))
                     break
                 t += a
-                n_after = n - c
-                if a == 1 and ((n == 1) if rolled else (n_after == 1)):
-                    n_after = 5
-                n = n_after
+                n = live_after(n, a, c, rolled)
                 if scores[seat] + t >= G:
                     gain = t
                     move("luck", np.eye(N)[seat])
