@@ -13,6 +13,7 @@ import sys
 from types import SimpleNamespace
 
 from solver.commands import games, text
+from solver.commands.progress import say
 from solver.errors import UsageError
 from solver.play import practice
 from solver.play.record import PAGE_TARGET
@@ -42,7 +43,9 @@ def values_for(players: int, reading: str):
     from solver.play import webpage  # deferred for start-up: the page's data import numpy
     shipped = webpage.shipped_game(players, reading, PAGE_TARGET)
     item = shipped or games.load_for({"players": players, "preset": reading, "target": PAGE_TARGET}, players)
-    return practice.page_values(*webpage.page_game(item))
+    def decoding():
+        say(f"decoding the {players}-player page data once into the cache (a few seconds; later runs reuse it)")
+    return practice.page_values(*webpage.page_game(item, decoding))
 
 
 def as_json(values, picks, seed, day) -> dict:

@@ -154,11 +154,12 @@ def shipped_game(players: int, reading: str, target: int):
     return _read_pair(shipped_dir() / SHIPPED_PAGE, page_stem(players, reading, target))
 
 
-def page_game(item):
+def page_game(item, on_decode=None):
     """(rules, start_win, payouts) as the page holds them, from a table or ``game_data``'s (dict, bytes):
     the start-of-turn values decoded from the page's encoding, bit for bit the page's numbers (a 4-player
     game's are the quantised ones, read from a memory map of its decoded shares kept in the cache: decoding
-    takes seconds; the last seat's share of a float64 game is 1 minus the others, as the page computes it)."""
+    takes seconds, ``on_decode()`` is called before; the last seat's share of a float64 game is 1 minus the
+    others, as the page computes it)."""
     if isinstance(item, tuple):
         desc, blob = item
         rules, payouts, sw = Rules.from_dict(desc["rules"]), desc["nuts_payout"], desc["start_win"]
@@ -176,6 +177,8 @@ def page_game(item):
         if C.shape != shape[:-1] + (N - 1,) or C.dtype != np.float32:
             raise ValueError("not these shares")
     except (OSError, ValueError):
+        if on_decode is not None:
+            on_decode()
         C = pagedata.cumulative(sw, blob, shape)
         try:
             cache_folder("page")
