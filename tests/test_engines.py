@@ -1,7 +1,8 @@
 """Every engine a phone uses (issue 26): the page's smoke test in Firefox (firefox-esr, puppeteer-core over
 WebDriver BiDi) and in WebKit, Safari's engine (WebKitGTK's WebKitWebDriver and MiniBrowser, selenium, under
-xvfb-run), all from Debian's packages: the single file's advise for 2-4 players against the CLI, a short
-Table game, and the site offline after its server is stopped. Chromium runs the full suite (test_web.py,
+xvfb-run), all from Debian's packages: the single file's advise for 2-4 players against the CLI, practice's
+draw and the luck split against the CLI, a practice decision answered, a short Table game, and the site
+offline after its server is stopped. Chromium runs the full suite (test_web.py,
 test_site.py, test_table_app.py). The checks themselves are in tests/engines/."""
 from __future__ import annotations
 
@@ -63,6 +64,15 @@ def made(tmp_path_factory):
             want = shipped_advice(scores, turn, dice)
         cases.append({"query": query, "want": want, "tol": 1e-12})
     (folder / "expected.json").write_text(json.dumps(cases))
+    # practice and luck (issue 27): the command's draw for a seed, and review's split of a seeded table game
+    from solver.store import tables
+    from test_luck import literal_game
+    record = literal_game(tables.load(ROOT / "tables" / "gonuts-2p-t50-rulebook.npz"), 5, "table")[0]
+    (folder / "game.json").write_text(json.dumps(record))
+    (folder / "practice.json").write_text(json.dumps({
+        "practice": {"query": {"seed": 5, "count": 6, "players": 3, "rules": "rulebook"},
+                     "want": json.loads(cli("practice", "--seed", 5, "--count", 6, "--players", 3, "--json"))["decisions"]},
+        "luck": {"record": record, "want": json.loads(cli("review", folder / "game.json", "--all-seats", "--json"))["seats"]}}))
     return folder
 
 
@@ -94,6 +104,8 @@ class Smoke:
         fails = [line for line in lines if not line.startswith(("ok", "ready"))]
         assert p.returncode == 0 and fails == [], "\n".join(lines) + "\n" + err[-2000:]
         assert sum(line.startswith("ok advise") for line in lines) == len(STATES)
+        assert "ok practice draws the command's decisions" in lines and "ok the luck split is review's" in lines
+        assert "ok a practice decision answered and judged" in lines
         assert "ok the site offline after its server stopped" in " ".join(lines)
         return lines
 

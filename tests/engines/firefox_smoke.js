@@ -2,7 +2,8 @@
  * tests/test_engines.py, which gives the single file, the site's address and the expected answers.
  *   node tests/engines/firefox_smoke.js PAGE.html SITE_URL EXPECTED.json
  * 1. the single file's advise for 2-4 players equals the CLI's (EXPECTED.json: queries and answers);
- * 2. a short Table game: one tap per roll and per decision;
+ * 2. practice's draw and the luck split equal the CLI's (practice.json beside it); a practice decision answered;
+ *    a short Table game: one tap per roll and per decision;
  * 3. the site: its worker takes control; after "stop" on stdin (the server is stopped), a reload still
  *    runs the page offline.
  * Prints one line per check ("ok ..." or "FAIL ...") and exits 1 on any failure. */
@@ -30,6 +31,22 @@ const nextLine = () => new Promise((resolve) => readline.createInterface({ input
         Math.abs(got[k] - c.want[k]) <= c.tol);
       check(near && got.action === c.want.action, `advise ${JSON.stringify(c.query)}`);
     }
+    const extra = JSON.parse(fs.readFileSync(expectedPath.replace(/expected\.json$/, "practice.json"), "utf8"));
+    const drawn = await page.evaluate((q) => Promise.resolve(window.gonuts.practice(q)), extra.practice.query);
+    check(JSON.stringify(drawn.map((d) => [d.scores, d.turn, d.dice, d.action])) ===
+          JSON.stringify(extra.practice.want.map((d) => [d.scores, d.turn, d.dice, d.action])) &&
+          drawn.every((d, i) => Math.abs(d.win_if_roll - extra.practice.want[i].win_if_roll) <= 1e-12),
+          "practice draws the command's decisions");
+    const split = await page.evaluate((r) => Promise.resolve(window.gonuts.luck(r)), extra.luck.record);
+    check(split.every((s, k) => ["start", "end", "luck", "own_decisions", "others_decisions", "banked_turns"]
+      .every((f) => Math.abs(s[f] - extra.luck.want[k][f]) <= 1e-9)), "the luck split is review's");
+    await page.click("#tab-practice");
+    await page.click("#prac-daily");
+    await page.waitForSelector("#prac-quiz:not([hidden])");
+    await page.click("#prac-roll");
+    await page.waitForSelector("#prac-judged");
+    check(await page.$eval("#prac-judged", (e) => !Number.isNaN(Number(e.dataset.loss))), "a practice decision answered and judged");
+    await page.click("#prac-quit");
     await page.click("#tab-table");
     await page.select("#table-players", "2");
     await page.$eval("#table-name-0", (e) => { e.value = "Ann"; });

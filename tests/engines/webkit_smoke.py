@@ -3,7 +3,8 @@ selenium's WebKitGTK driver, under xvfb-run): run by tests/test_engines.py.
 
     xvfb-run -a python tests/engines/webkit_smoke.py PAGE.html SITE_URL EXPECTED.json
 
-The same three checks as firefox_smoke.js: the single file's advise against the CLI's, a short Table game,
+The same checks as firefox_smoke.js: the single file's advise against the CLI's, practice's draw and the luck
+split against the CLI's (practice.json beside EXPECTED.json), a practice decision answered, a short Table game,
 and the site offline once the server is stopped ("stop" on stdin). One line per check; exit 1 on a failure."""
 from __future__ import annotations
 
@@ -53,6 +54,23 @@ def main(page_file, site_url, expected):
             near = all((got[k] is None and c["want"][k] is None) or abs(got[k] - c["want"][k]) <= c["tol"]
                        for k in ("win_if_roll", "win_if_stop"))
             check(near and got["action"] == c["want"]["action"], f"advise {json.dumps(c['query'])}")
+        extra = json.loads(open(expected.replace("expected.json", "practice.json")).read())
+        drawn = drv.execute_script("return Promise.resolve(window.gonuts.practice(arguments[0]))", extra["practice"]["query"])
+        want = extra["practice"]["want"]
+        check([(d["scores"], d["turn"], d["dice"], d["action"]) for d in drawn] ==
+              [(d["scores"], d["turn"], d["dice"], d["action"]) for d in want] and
+              all(abs(d["win_if_roll"] - w["win_if_roll"]) <= 1e-12 for d, w in zip(drawn, want)),
+              "practice draws the command's decisions")
+        split = drv.execute_script("return Promise.resolve(window.gonuts.luck(arguments[0]))", extra["luck"]["record"])
+        check(all(abs(s[f] - w[f]) <= 1e-9 for s, w in zip(split, extra["luck"]["want"])
+                  for f in ("start", "end", "luck", "own_decisions", "others_decisions", "banked_turns")),
+              "the luck split is review's")
+        drv.find_element(By.ID, "tab-practice").click()
+        drv.find_element(By.ID, "prac-daily").click()
+        until(drv, "!document.getElementById('prac-quiz').hidden")
+        drv.find_element(By.ID, "prac-roll").click()
+        check(until(drv, "document.getElementById('prac-judged')"), "a practice decision answered and judged")
+        drv.find_element(By.ID, "prac-quit").click()
         drv.find_element(By.ID, "tab-table").click()
         Select(drv.find_element(By.ID, "table-players")).select_by_value("2")
         for i, name in enumerate(("Ann", "Bo")):
