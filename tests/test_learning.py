@@ -264,3 +264,27 @@ def test_axe_finds_nothing_in_practice(browser, page_file):
     phone.tap("#prac-quit")
     axe(page, "practice: the score")
     phone.close()
+
+
+def test_a_stored_session_the_page_cannot_draw_is_said_and_let_go(browser, cache, tmp_path):
+    """A practice session saved by another page (4 players, here a 2-player page) or a damaged one never
+    stops the page: a one-line message, the session dropped, the setup shown."""
+    out = tmp_path / "two.html"
+    assert cli(cache, "web", "--players", "2", "--out", out).returncode == 0
+    phone = Phone.open(browser, out, fragment="#practice")
+    page = phone.page
+    for stored, message in (({"seed": 1, "count": 5, "players": 4, "rules": "rulebook", "daily": None, "answers": []},
+                             "this page has no 4-player rulebook table"), ("[1, 2", None), ({"seed": "x"}, None)):
+        page.evaluate("(v) => localStorage.setItem(`gonuts.practice.v1@${new URL('.', location.href).pathname}`, "
+                      "typeof v === 'string' ? v : JSON.stringify({session: v}))", stored)
+        page.reload()
+        page.wait_for_function("window.gonuts !== undefined")
+        assert page.is_visible("#prac-setup") and not page.is_visible("#prac-quiz")
+        if message:
+            assert message in page.inner_text("#prac-error")
+            left = page.evaluate("JSON.parse(localStorage.getItem(`gonuts.practice.v1@${new URL('.', location.href).pathname}`))")
+            assert "session" not in left
+    phone.tap("#prac-daily")
+    page.wait_for_selector("#prac-quiz:not([hidden])")
+    assert phone.errors == []
+    phone.close()

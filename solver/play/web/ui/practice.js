@@ -39,6 +39,8 @@ GonutsUI.practice = (function (ui) {
       prac.picks = core.practiceIn(prac.g, session.seed, session.count);
     } catch (e) {
       if (!(e instanceof core.GonutsInputError)) throw e;
+      const st = saved();                      // a session this page cannot draw (another page's game) is let go
+      if (st.session) { delete st.session; keep(st); }
       showError($("prac-error"), e.message); return;
     }
     prac.session = session;
