@@ -43,6 +43,7 @@ def values_for(players: int, reading: str):
     from solver.play import webpage  # deferred for start-up: the page's data import numpy
     shipped = webpage.shipped_game(players, reading, PAGE_TARGET)
     item = shipped or games.load_for({"players": players, "preset": reading, "target": PAGE_TARGET}, players)
+
     def decoding():
         say(f"decoding the {players}-player page data once into the cache (a few seconds; later runs reuse it)")
     return practice.page_values(*webpage.page_game(item, decoding))

@@ -86,8 +86,6 @@ def emit(as_json, data, words):
     click.echo(json.dumps(data) if as_json else words())
 
 
-
-
 def run(group, argv=None) -> int:
     """Run the command line ``group`` on ``argv``; every failure is one line on stderr. Returns the exit code
     (cli.py exits with it: the library never exits): 0, or 1, 2, 3 as above, or a signal's 128 + n."""

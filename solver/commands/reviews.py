@@ -38,12 +38,17 @@ def review_file(path, seat, all_seats: bool, game) -> tuple[dict, str]:
             rep = replay(record)
         except RecordError as exc:
             raise RecordError(f"game {k}: {exc}" if history else str(exc)) from None
-        seats = range(rep.rules.players) if all_seats or history and seat is None else [rep.you if seat is None else seat]
+        every = all_seats or (history and seat is None)
+        seats = range(rep.rules.players) if every else [rep.you if seat is None else seat]
         [rep.of(s) for s in seats]                # every seat checked before a table is read or built
         jobs.append((k, rep, seats))
+    tables = {}
+    for _, rep, _ in jobs:                        # every table read (or refused) before any review
+        if rep.rules not in tables:
+            tables[rep.rules] = games.record_table(rep.rules)
     done = []
     for k, rep, seats in jobs:
-        rvs = reviews(rep, games.record_table(rep.rules), seats)
+        rvs = reviews(rep, tables[rep.rules], seats)
         obj = {"seats": [rv.to_dict() for rv in rvs]} if len(seats) != 1 or all_seats or history else rvs[0].to_dict()
         words = "\n\n".join(text.review(rv) for rv in rvs)
         done.append((k, obj, words))

@@ -101,8 +101,9 @@ class Pick:
 
 def constants() -> dict:
     """What the page's draw needs to draw the same decisions (``web/core.js`` ``practice``)."""
-    return {"close": CLOSE, "skip": SKIP, "p_close": P_CLOSE, "p_clear": P_CLEAR, "tie": TIE, "max_games": MAX_GAMES, "fill_after": FILL_AFTER,
-            "max_count": MAX_COUNT, "daily": {"count": DAILY_COUNT, "players": DAILY_PLAYERS, "rules": DAILY_RULES}}
+    return {"close": CLOSE, "skip": SKIP, "p_close": P_CLOSE, "p_clear": P_CLEAR, "tie": TIE, "max_games": MAX_GAMES,
+            "fill_after": FILL_AFTER, "max_count": MAX_COUNT,
+            "daily": {"count": DAILY_COUNT, "players": DAILY_PLAYERS, "rules": DAILY_RULES}}
 
 
 def check_count(count: int) -> int:
@@ -136,7 +137,8 @@ def draw(values: Values, seed: int, count: int) -> list:
                     u = r.next()
                     close = gap < CLOSE
                     if u < (P_CLOSE if close else P_CLEAR):
-                        slot = close if need[close] else (not close) if games >= FILL_AFTER and need[not close] else None
+                        other = (not close) if games >= FILL_AFTER and need[not close] else None
+                        slot = close if need[close] else other
                         if slot is not None:
                             need[slot] -= 1
                             seen.add(key)
