@@ -165,7 +165,9 @@ def page_game(item, on_decode=None):
         rules, payouts, sw = Rules.from_dict(desc["rules"]), desc["nuts_payout"], desc["start_win"]
     else:
         rules, payouts = item.rules, item.arrays["nuts_payout"].tolist()
-        sw, blob = encoded(item)
+        # float64 (2-3 players) is encoded in an instant and needs no cache; a 4-player encoding is cached
+        small = item.players < pagedata.PACKED_FROM
+        sw, blob = pagedata.encode(item.arrays["start_win"]) if small else encoded(item)
         sw = {**sw, "bytes": len(blob), "crc32": zlib.crc32(blob)}
     N, G = rules.players, rules.target
     shape = (G,) * N + (N,)

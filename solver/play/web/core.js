@@ -552,6 +552,13 @@
     return { N, G };
   }
 
+  /* The scores in turn order from the player to move (solver/game/loop.py State.frame). */
+  function frameOf(st) {
+    const N = st.scores.length, f = [];
+    for (let k = 0; k < N; k++) f.push(st.scores[(st.seat + k) % N]);
+    return f;
+  }
+
   function newState(N) {
     return { scores: new Array(N).fill(0), seat: 0, t: 0, n: N_DICE, phase: "start", winner: null, last: null,
              bySeat: Array.from({ length: N }, () => []),
@@ -602,9 +609,7 @@
     } else if (kind === "choice") {
       if (st.phase !== "decide") fail(`${where}: expected ${expect}, not a choice`);
       if (value !== "roll" && value !== "stop") fail(`${where}: a choice is "roll" or "stop", not ${show(value)}`);
-      const frame = [];
-      for (let k = 0; k < N; k++) frame.push(st.scores[(st.seat + k) % N]);
-      st.bySeat[st.seat].push({ event: i, scores: frame, turn: st.t, dice: st.n, taken: value });
+      st.bySeat[st.seat].push({ event: i, scores: frameOf(st), turn: st.t, dice: st.n, taken: value });
       if (value === "stop") endTurn(st.t); else st.phase = "roll";
     } else {
       if (st.phase !== "nuts") fail(`${where}: expected ${expect}, not a Go Nuts! round`);
@@ -680,7 +685,6 @@
    * acorns), own or others' decisions (a choice, by the seat that made it) or banked turns. */
   function luckSplit(record, g, valuesAt) {
     const ctx = context(record), N = ctx.N, W1 = N_DICE + 1;
-    const frameOf = (st) => { const f = []; for (let k = 0; k < N; k++) f.push(st.scores[(st.seat + k) % N]); return f; };
     const seatOrder = (vec, seat) => Array.from({ length: N }, (_, k) => vec[(k - seat + N) % N]);
     const at = (arr, t, n) => Array.from(arr.subarray((t * W1 + n) * N, (t * W1 + n) * N + N));
     function value(st) {
@@ -722,7 +726,7 @@
   function practiceIn(g, seed, count) {
     const P = data.practice, N = g.players, W1 = N_DICE + 1;
     const need = { true: Math.floor(count / 2), false: count - Math.floor(count / 2) };
-    const r = rng(seed), picked = [], seen = new Set(), memo = new Map();
+    const r = rng(seed), picked = [], seen = new Set(), valuesAt = memoValues(g);
     const ctx = { N, G: g.target, reading: reading(g.reading), you: 0, table: true };
     const opponents = Array.from({ length: N - 1 }, (_, k) => k + 1);
     for (let games = 0; games < P.max_games && picked.length < count; games++) {
@@ -733,11 +737,8 @@
         } else if (st.phase !== "decide") {
           apply(st, { seat: st.seat, roll: rollDice(r, g.rules, st.n).counts }, 0, ctx);
         } else {
-          const frame = [];
-          for (let k = 0; k < N; k++) frame.push(st.scores[(st.seat + k) % N]);
-          const fk = frame.join(",");
-          if (!memo.has(fk)) { if (memo.size > 64) memo.clear(); memo.set(fk, values(g, frame)); }
-          const v = memo.get(fk), at = (st.t * W1 + st.n) * N;
+          const frame = frameOf(st), fk = frame.join(",");
+          const v = valuesAt(frame), at = (st.t * W1 + st.n) * N;
           const roll = vec(v.rollV, at, N), stop = vec(v.stopV, at, N), gap = Math.abs(roll[0] - stop[0]);
           const key = `${fk}|${st.t}|${st.n}`;
           if (gap >= P.skip && !seen.has(key)) {

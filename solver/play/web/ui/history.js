@@ -20,15 +20,14 @@ GonutsUI.history = (function (ui) {
     for (const [i, r] of games().entries()) {
       try {
         await ready(r.players, r.rules);
-        const splits = core.luck(r), st = core.replay(r);
         for (let k = 0; k < r.players; k++) {
-          const rv = core.review(r, k), n = rv.decisions.length;
+          const rv = core.review(r, k), n = rv.decisions.length;       // with the seat's luck split
           out.push({ game: i + 1, started: typeof r.started === "string" ? r.started : "", players: r.players, rules: r.rules,
-                     target: rv.target, finished: st.phase === "over", winner: st.winner === null ? "" : nameOf(r, st.winner),
-                     player: nameOf(r, k), seat: k + 1, score: st.scores[k], won: st.winner === k, decisions: n,
+                     target: rv.target, finished: rv.winner !== null, winner: rv.winner === null ? "" : nameOf(r, rv.winner),
+                     player: nameOf(r, k), seat: k + 1, score: rv.scores[k], won: rv.winner === k, decisions: n,
                      loss_points: rv.total_loss_points, mean_loss_points: n ? rv.total_loss_points / n : 0,
-                     luck_points: 100 * splits[k].luck, own_decisions_points: 100 * splits[k].own_decisions,
-                     others_decisions_points: 100 * splits[k].others_decisions, banked_turns_points: 100 * splits[k].banked_turns });
+                     luck_points: 100 * rv.luck, own_decisions_points: 100 * rv.own_decisions,
+                     others_decisions_points: 100 * rv.others_decisions, banked_turns_points: 100 * rv.banked_turns });
         }
       } catch (e) { if (!(e instanceof core.GonutsInputError)) throw e; }
     }
