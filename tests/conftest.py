@@ -25,6 +25,10 @@ def pytest_configure(config):
     global _PRIVATE_CACHE
     _PRIVATE_CACHE = tempfile.mkdtemp(prefix="gonuts-test-cache-")
     os.environ["GONUTS_SOLVE_CACHE"] = _PRIVATE_CACHE
+    # The tests run the checkout, whose kernel is compiled at first use into that cache (an editable
+    # install may have put the wheel's kernels beside kernels.py: not these); tests/test_wheel.py runs
+    # the kernels a wheel carries.
+    os.environ["GONUTS_SOLVE_KERNEL"] = "compile"
 
 
 def pytest_unconfigure(config):

@@ -200,17 +200,19 @@ print(json.dumps(out, indent=1, sort_keys=True))
 
 @pytest.mark.slow
 def test_the_kernel_gives_the_bits_of_the_kernel_before_its_rewrite(tmp_path):
-    """The lanes, the vector width (AVX or SSE2) and the thread count change no bit of any output."""
+    """The lanes, the vector width (AVX or SSE2), the thread count, the compiler and the portable C path
+    change no bit of any output."""
     import json
     import subprocess
     import sys
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent
     want = json.loads((root / "tests" / "fixtures" / "kernel_bits.json").read_text())["digests"]
-    base = {k: v for k, v in os.environ.items() if k not in ("GONUTS_SOLVE_SIMD", "GONUTS_SOLVE_THREADS")}
+    base = {k: v for k, v in os.environ.items() if k not in ("GONUTS_SOLVE_SIMD", "GONUTS_SOLVE_THREADS", "CC")}
     base["GONUTS_SOLVE_CACHE"] = str(tmp_path / "cache")
     for label, extra in [("default", {}), ("SSE2 vectors", {"GONUTS_SOLVE_SIMD": "off"}),
-                         ("1 kernel thread", {"GONUTS_SOLVE_THREADS": "1"})]:
+                         ("1 kernel thread", {"GONUTS_SOLVE_THREADS": "1"}), ("clang", {"CC": "clang"}),
+                         ("portable C (MSVC's path)", {"CC": "gcc -DGONUTS_PORTABLE"})]:
         p = subprocess.run([sys.executable, "-c", _KERNEL_BITS], cwd=root, env={**base, **extra},
                            capture_output=True, text=True, timeout=300)
         assert p.returncode == 0, f"{label}: {p.stderr[-2000:]}"

@@ -75,9 +75,11 @@ def check_build(rules, out, resume=False, force=False, max_seconds=None):
     """The build's estimate, or a refusal before any work: a destination that cannot be written, a build
     that will not fit in memory (unless ``force``; ``force=None``: the command has no --force to offer),
     or with ``max_seconds`` one estimated to take longer (naming the command that builds it)."""
+    from solver.engine import kernels  # deferred for start-up: see load_for
     from solver.engine.resources import check_fits  # deferred for start-up: see load_for
     from solver.store import build as builder  # deferred for start-up: see load_for
     builder.check_destination(out, rules, resume)
+    kernels.needs_compile()           # no kernel and no compiler (or a $CC that names none): refused now
     est = check_fits(rules, force=force)
     if max_seconds is not None and est.seconds > max_seconds:
         raise TableError(f"no table for {rules.describe()} yet; it takes {est.brief()} to build, so build it "

@@ -19,6 +19,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Portability. GCC and clang (Linux, macOS, MinGW; __GNUC__) get vector extensions, forced inlining and unroll
+ * pragmas; any other C99 compiler (MSVC), or GONUTS_PORTABLE defined, gets plain arrays of VW doubles and
+ * loops over them. Both do the same IEEE operation on each lane in the same order, so the bits are the
+ * same (a test compiles both and compares every output). No compiler may fuse a multiply and an add:
+ * -ffp-contract=off (GCC, clang), /fp:precise with the pragma below (MSVC). */
+#if defined(__GNUC__) && !defined(GONUTS_PORTABLE)
+#define GONUTS_VECTOR_EXTENSIONS 1
+#define FORCE_INLINE static inline __attribute__((always_inline))
+#define NOINLINE static __attribute__((noinline))
+#define PRAGMA(x) _Pragma(#x)
+#define UNROLL(n) PRAGMA(GCC unroll n)
+#define PREFETCH(p) __builtin_prefetch((p), 0, 3)
+#else
+#define GONUTS_VECTOR_EXTENSIONS 0
+#if defined(_MSC_VER)
+#define FORCE_INLINE static __forceinline
+#define NOINLINE static __declspec(noinline)
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#else
+#pragma fp_contract(off)
+#endif
+#else
+#define FORCE_INLINE static inline
+#define NOINLINE static
+#endif
+#define UNROLL(n)
+#define PREFETCH(p) ((void)(p))
+#endif
+#if defined(_MSC_VER) && !defined(__clang__)
+#define RESTRICT __restrict
+#else
+#define RESTRICT restrict
+#endif
+#if defined(_WIN32)
+#define EXPORT __declspec(dllexport)
+#elif defined(__GNUC__)
+#define EXPORT __attribute__((visibility("default")))
+#else
+#define EXPORT
+#endif
+
 typedef struct {
     int64_t N, K, G, Gpow, D, start, nd, nbytes;
     const int64_t *mv_ptr; const double *mv_p; const int64_t *mv_da; const int64_t *mv_dst;
@@ -40,7 +82,19 @@ typedef struct {
 #else
 #define VW 2
 #endif
+#if GONUTS_VECTOR_EXTENSIONS
 typedef double vec __attribute__((vector_size(8 * VW)));
+static inline vec vzero(void) { return (vec){0.0}; }
+static inline vec vscale(double s, vec x) { return s * x; }
+static inline vec vadd(vec a, vec b) { return a + b; }
+static inline double vlane(vec x, int64_t k) { return x[k]; }
+#else
+typedef struct { double d[VW]; } vec;
+static inline vec vzero(void) { vec x; for (int k = 0; k < VW; k++) x.d[k] = 0.0; return x; }
+static inline vec vscale(double s, vec x) { for (int k = 0; k < VW; k++) x.d[k] = s * x.d[k]; return x; }
+static inline vec vadd(vec a, vec b) { for (int k = 0; k < VW; k++) a.d[k] = a.d[k] + b.d[k]; return a; }
+static inline double vlane(vec x, int64_t k) { return x.d[k]; }
+#endif
 #define MAX_NV ((MAX_N + 1 + VW) / VW)     /* K <= MAX_N + 1 components, and b */
 
 /* The games whose turn_lanes are compiled for their K and N (see turn_lanes), and the vectors in
@@ -105,19 +159,19 @@ static void free_turn_scratch(TurnScratch *s) {
 /* The value of a Go Nuts! round: tl winv + sum over x0 <= x < x1 of d[x] (the slot at cg + x KB), x
  * ascending, into out, with its b. Terms past the distribution's top are zero and add +0 to a sum that
  * is never -0, so x1 stops there. */
-static inline __attribute__((always_inline)) void
+FORCE_INLINE void
 round_value(double *out, double tl, const double *d, const double *cg, int64_t x0, int64_t x1, int64_t top,
             double b, const double *win, const int64_t K, const int64_t NV) {
     const int64_t KB = VW * NV, end = top + 1 < x1 ? top + 1 : x1;
     vec a[MAX_NV];
-    _Pragma("GCC unroll 8")
-    for (int64_t v = 0; v < NV; v++) a[v] = tl * ldv(win + VW * v);
+    UNROLL(8)
+    for (int64_t v = 0; v < NV; v++) a[v] = vscale(tl, ldv(win + VW * v));
     for (int64_t x = x0; x < end; x++) {
         const double p = d[x];
-        _Pragma("GCC unroll 8")
-        for (int64_t v = 0; v < NV; v++) a[v] += p * ldv(cg + x * KB + VW * v);
+        UNROLL(8)
+        for (int64_t v = 0; v < NV; v++) a[v] = vadd(a[v], vscale(p, ldv(cg + x * KB + VW * v)));
     }
-    _Pragma("GCC unroll 8")
+    UNROLL(8)
     for (int64_t v = 0; v < NV; v++) stv(out + VW * v, a[v]);
     out[K] = b;
 }
@@ -157,12 +211,12 @@ typedef struct {
 /* The lane's values that do not depend on the turn total: the values after banking each gain,
  * the win rows above the target, and the rulebook's Go Nuts! rounds (their gain does not depend
  * on the turn total, so once per turn). */
-static inline __attribute__((always_inline)) void
+FORCE_INLINE void
 lane_open(const Model *m, Lane *l, const int64_t K, const int64_t N, const int64_t NV, const double *winv) {
     const int64_t G = m->G, W1 = m->D + 1, KB = VW * NV, RS = W1 * KB;
     const int64_t s0 = l->idx / m->Gpow, rest = l->idx % m->Gpow, h = G - s0;
     TurnScratch *s = l->s;
-    double *restrict V = s->V, *restrict Cg = s->Cg, *restrict E = s->E, *restrict win = s->win;
+    double *RESTRICT V = s->V, *RESTRICT Cg = s->Cg, *RESTRICT E = s->E, *RESTRICT win = s->win;
     const double *dists = m->dists, *tails = m->tails;
     l->h = h;
     *l->lo = -INFINITY;
@@ -177,7 +231,7 @@ lane_open(const Model *m, Lane *l, const int64_t K, const int64_t N, const int64
     }
     for (int64_t t = h; t < h + s->maxda; t++)
         for (int64_t n = 1; n < W1; n++)
-            _Pragma("GCC unroll 8")
+            UNROLL(8)
             for (int64_t v = 0; v < NV; v++) stv(V + t * RS + n * KB + VW * v, ldv(win + VW * v));
     for (int64_t j = 0; j < m->nd; j++)
         if (m->abs_used[j])
@@ -186,16 +240,16 @@ lane_open(const Model *m, Lane *l, const int64_t K, const int64_t N, const int64
 }
 
 /* a[i] += p[e] (the slot at src[i] + off[e]) for e0 <= e < e1, in that order, for each of the NA lanes. */
-static inline __attribute__((always_inline)) void
-lanes_add(vec a[][MAX_NV], const double *const *src, const double *restrict p, const int64_t *restrict off,
+FORCE_INLINE void
+lanes_add(vec a[][MAX_NV], const double *const *src, const double *RESTRICT p, const int64_t *RESTRICT off,
           int64_t e0, int64_t e1, const int64_t NA, const int64_t NV) {
     for (int64_t e = e0; e < e1; e++) {
         const double pe = p[e];
         const int64_t o = off[e];
-        _Pragma("GCC unroll 4")
+        UNROLL(4)
         for (int64_t i = 0; i < NA; i++)
-            _Pragma("GCC unroll 8")
-            for (int64_t v = 0; v < NV; v++) a[i][v] += pe * ldv(src[i] + o + VW * v);
+            UNROLL(8)
+            for (int64_t v = 0; v < NV; v++) a[i][v] = vadd(a[i][v], vscale(pe, ldv(src[i] + o + VW * v)));
     }
 }
 
@@ -205,7 +259,7 @@ lanes_add(vec a[][MAX_NV], const double *const *src, const double *restrict p, c
  * those of adding p winv, and p 0 to b (b is never -0). What the lanes read and write is copied
  * into locals first: a byte stored into dec may alias anything, and would make the compiler
  * read every pointer again. */
-static inline __attribute__((always_inline)) void
+FORCE_INLINE void
 lanes_level(const Model *m, Lane *const *ln, int64_t t, const int64_t NA, const int64_t K, const int64_t NV) {
     const int64_t G = m->G, D = m->D, W1 = D + 1, KB = VW * NV, RS = W1 * KB, start = m->start;
     const double *dists = m->dists, *tails = m->tails;
@@ -238,23 +292,23 @@ lanes_level(const Model *m, Lane *const *ln, int64_t t, const int64_t NA, const 
                         1 - t > 0 ? 1 - t : 0, h - t, s->top[j], t == 0 ? dists[j * (G + 1)] : 0.0, s->win, K, NV);
         }
     }
-    const int64_t *restrict mv_ptr = m->mv_ptr, *restrict en_ptr = m->en_ptr;
-    const int64_t *restrict mv_off = ln[0]->s->mv_off, *restrict en_off = ln[0]->s->en_off;
-    const double *restrict mv_p = m->mv_p, *restrict en_p = m->en_p;
+    const int64_t *RESTRICT mv_ptr = m->mv_ptr, *RESTRICT en_ptr = m->en_ptr;
+    const int64_t *RESTRICT mv_off = ln[0]->s->mv_off, *RESTRICT en_off = ln[0]->s->en_off;
+    const double *RESTRICT mv_p = m->mv_p, *RESTRICT en_p = m->en_p;
     const double sb = stop_b(t);
     for (int64_t n = 1; n <= D; n++) {
         vec a[MAX_LANES][MAX_NV];
-        _Pragma("GCC unroll 4")
+        UNROLL(4)
         for (int64_t i = 0; i < NA; i++)
-            _Pragma("GCC unroll 8")
-            for (int64_t v = 0; v < NV; v++) a[i][v] = (vec){0.0};
+            UNROLL(8)
+            for (int64_t v = 0; v < NV; v++) a[i][v] = vzero();
         lanes_add(a, (const double *const *)row, mv_p, mv_off, mv_ptr[n], mv_ptr[n + 1], NA, NV);   /* moves, */
         lanes_add(a, E, en_p, en_off, en_ptr[n], en_ptr[n + 1], NA, NV);                   /* then rounds */
         const int64_t q = t * W1 + n;
-        _Pragma("GCC unroll 4")
+        UNROLL(4)
         for (int64_t i = 0; i < NA; i++) {
             /* decide (t, n): roll or stop (an exact tie stops), and keep the chosen value */
-            const double rc0 = a[i][0][0], rb = a[i][K / VW][K % VW];
+            const double rc0 = vlane(a[i][0], 0), rb = vlane(a[i][K / VW], K % VW);
             if (keep[i]) {
                 rwc[i][q] = rc0;
                 rwb[i][q] = rb;
@@ -275,10 +329,10 @@ lanes_level(const Model *m, Lane *const *ln, int64_t t, const int64_t NA, const 
             dec[i][q] = (uint8_t)roll;
             double *dst = row[i] + n * KB;
             if (roll) {
-                _Pragma("GCC unroll 8")
+                UNROLL(8)
                 for (int64_t v = 0; v < NV; v++) stv(dst + VW * v, a[i][v]);
             } else {
-                _Pragma("GCC unroll 8")
+                UNROLL(8)
                 for (int64_t v = 0; v < NV; v++) stv(dst + VW * v, ldv(stop[i] + VW * v));
             }
         }
@@ -291,7 +345,7 @@ lanes_level(const Model *m, Lane *const *ln, int64_t t, const int64_t NA, const 
 
 /* The turns of nl lanes (nl <= MAX_LANES; each its own scratch), interleaved turn total by turn
  * total from the top: at turn total t the lanes with h > t are live. */
-static inline __attribute__((always_inline)) void
+FORCE_INLINE void
 turn_lanes_k(const Model *m, int64_t nl, Lane *lanes, const int64_t K, const int64_t N, const int64_t NV,
              const int64_t NL, void (*level)(const Model *, Lane *const *, int64_t, int64_t, int64_t), const double *winv) {
     Lane *ln[MAX_LANES];
@@ -316,7 +370,7 @@ turn_lanes_k(const Model *m, int64_t nl, Lane *lanes, const int64_t K, const int
 
 /* One compiled function per game and lane count: small functions keep the compile short. */
 #define LEVELS(KK, NN, NV)                                                                               \
-    static __attribute__((noinline)) void level_##KK##_##NN(const Model *m, Lane *const *ln, int64_t t,  \
+    NOINLINE void level_##KK##_##NN(const Model *m, Lane *const *ln, int64_t t,  \
                                                              int64_t na, int64_t K) {                    \
         (void)K;                                                                                         \
         switch (na) {                                                                                    \
@@ -326,7 +380,7 @@ turn_lanes_k(const Model *m, int64_t nl, Lane *lanes, const int64_t K, const int
             default: if (NN >= 4) lanes_level(m, ln, t, 4, KK, NV); break;                              \
         }                                                                                                \
     }                                                                                                    \
-    static __attribute__((noinline)) void turn_##KK##_##NN(const Model *m, int64_t nl, Lane *lanes,      \
+    NOINLINE void turn_##KK##_##NN(const Model *m, int64_t nl, Lane *lanes,      \
                                                            const double *winv) {                         \
         turn_lanes_k(m, nl, lanes, KK, NN, NV, NN < MAX_LANES ? NN : MAX_LANES, level_##KK##_##NN, winv); \
     }
@@ -337,7 +391,7 @@ LEVELS(4, 3, (4 + VW) / VW)
 LEVELS(4, 4, (4 + VW) / VW)
 LEVELS(5, 4, (5 + VW) / VW)
 
-static __attribute__((noinline)) void level_any(const Model *m, Lane *const *ln, int64_t t, int64_t na,
+NOINLINE void level_any(const Model *m, Lane *const *ln, int64_t t, int64_t na,
                                                 int64_t K) {
     (void)na;
     lanes_level(m, ln, t, 1, K, MAX_NV);
@@ -587,14 +641,14 @@ static void prefetch_orbit(const Model *m, int64_t rep, const double *W, int64_t
     for (int64_t i = 0; i < m->N; i++) {
         const int64_t s0 = idx / Gpow, rest = idx % Gpow;
         const char *lo = (const char *)(W + (rest * G + s0 + 1) * K), *hi = (const char *)(W + (rest * G + G) * K);
-        for (const char *p = lo; p < hi; p += 64) __builtin_prefetch(p, 0, 3);
+        for (const char *p = lo; p < hi; p += 64) PREFETCH(p);
         idx = rest * G + s0;
         if (idx == rep) break;
     }
 }
 
 /* Solve orbits reps[lo:hi] of one layer; stats is (len(reps), 3). Returns 0, or -1 when out of memory. */
-int solve_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, double *W, uint8_t *bits,
+EXPORT int solve_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, double *W, uint8_t *bits,
                 double *rw, double *sw, int store_values, double tol, double eps, int64_t max_pi,
                 int64_t max_vi, double *stats) {
     OrbitScratch o;
@@ -616,7 +670,7 @@ int solve_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, dou
  * (N, S, nbytes), seat a's packed policy. The orbit of (rep, seat 0) is (rot^i rep, seat i),
  * i < N. gaps[o] = 1 - P(the orbit's N turns all gain nothing). Returns 0, or -1 when out of
  * memory. */
-int evaluate_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, double *V,
+EXPORT int evaluate_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, double *V,
                    const uint8_t *pbits, double *gaps) {
     const int64_t N = m->N, K = m->K, G = m->G, Gpow = m->Gpow, plane = (G + 1) * (m->D + 1);
     const int64_t S = Gpow * G;
@@ -662,7 +716,7 @@ int evaluate_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, 
  * exactly per policy, value iteration if decisions do not settle. V is (N, S, N) win
  * probabilities; bits (N, S, nbytes) receives the greedy seats' decisions; stats is
  * (len(reps), 3): passes, residual, converged. Returns 0, or -1 when out of memory. */
-int respond_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, double *V, const uint8_t *pbits,
+EXPORT int respond_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, double *V, const uint8_t *pbits,
                   const uint8_t *greedy, uint8_t *bits, double tol, double eps, int64_t max_pi, int64_t max_vi,
                   double *stats) {
     const int64_t N = m->N, G = m->G, Gpow = m->Gpow, D = m->D, W1 = D + 1, plane = (G + 1) * (D + 1);
@@ -747,7 +801,7 @@ static void turn_gains(const Model *m, int64_t h, const uint8_t *row, double *M,
 
 /* Gain distributions of rows lo..hi: row i (packed decisions, nbytes each) from room[i], written
  * at out + off[i] (room[i] + 1 values). Returns 0, or -1 when out of memory. */
-int gains_rows(const Model *m, int64_t lo, int64_t hi, const int64_t *room, const uint8_t *rows,
+EXPORT int gains_rows(const Model *m, int64_t lo, int64_t hi, const int64_t *room, const uint8_t *rows,
                const int64_t *off, double *out) {
     const int64_t G = m->G, W1 = m->D + 1, nd = m->nd > 0 ? m->nd : 1;
     double *M = malloc(sizeof(double) * (G + 1) * W1), *A = malloc(sizeof(double) * nd);
@@ -772,7 +826,7 @@ int gains_rows(const Model *m, int64_t lo, int64_t hi, const int64_t *room, cons
  * dcand + coff[k, s0 G + lead] (lead = best opponent score); otherwise the fixed players' at
  * dopt + obase[s_j] + (rel_j mod G^(N-1)) (G - s_j + 1). *gap receives the smallest 1 - prod_j b_j
  * over states and rules (zero: a rule never ends the game). Returns 0, or -1 when out of memory. */
-int versus_pass(int64_t N, int64_t G, int64_t K, const double *dopt, const int64_t *obase, const double *dcand,
+EXPORT int versus_pass(int64_t N, int64_t G, int64_t K, const double *dopt, const int64_t *obase, const double *dcand,
                 const int64_t *coff, double *W, double *gap_out) {
     if (N < 2 || N > MAX_N) return -1;
     int64_t pw[MAX_N + 1];

@@ -1,21 +1,27 @@
-"""The engine's compiled inner loops: ``kernels.c``, compiled once with the system's C compiler.
+"""The engine's compiled inner loops: ``kernels.c``, as a plain shared library called through ctypes.
 
-The shared library is built on first use with ``$CC`` (else ``cc``, ``gcc`` or
-``clang``) into the table cache (``$GONUTS_SOLVE_CACHE``, else
-``~/.cache/gonuts-solve``; created with mode 0700), named by a hash of the
-source, the flags, the compiler's path and version and the machine's
-architecture, and loaded with ctypes only if this user owns it and nobody else
-can write it or its folder (``trusted``). Compiling takes about 3 s, once;
-loading takes a millisecond. ctypes releases the GIL during a call, so a layer's orbits
-are shared among threads (one per core): orbits of one layer read only finished
-layers and write only their own states.
+Where it comes from, in this order:
 
-Flags: ``-O2 -ffp-contract=off`` and no fast-math, so that every operation is
-the IEEE operation the source writes, in its order: tables are bit-for-bit
-reproducible. Where the CPU has AVX, ``-mavx`` too: the turn's sums then run on
-4-wide vectors instead of 2-wide ones, the same IEEE additions in the same order
-(``$GONUTS_SOLVE_SIMD=off`` leaves it out; the rebuild test checks both give the
-same bits).
+* **The wheel.** A platform wheel carries the kernel compiled when the wheel was built (``setup.py``):
+  ``_kernels_base`` (baseline instructions: SSE2 on x86-64, NEON on arm64) and, on x86-64,
+  ``_kernels_avx``. It is loaded from beside this file, trusted as this file's own Python is. No
+  compiler is needed.
+* **A first-use compile** (a source or editable install without them, or ``$GONUTS_SOLVE_KERNEL`` set
+  to ``compile``): compiled once with ``$CC`` (any command, ``ccache gcc`` too; else ``cc``, ``gcc`` or
+  ``clang``) into the table cache, named by a hash of the source, the flags, the compiler's command and
+  version and the machine, and loaded with ctypes only if this user owns it and nobody else can write it
+  or its folder (``trusted``). Compiling takes about 3 s, once; loading takes a millisecond.
+
+Which build runs is chosen when it is loaded (``settings.variant``): the AVX build where the CPU and the
+operating system have AVX, else the baseline build. Both do the same IEEE operations in the same order
+(4-wide or 2-wide vectors, or plain loops under MSVC), so the tables' bits do not depend on it: a test
+compares every output of both, of gcc and clang, and of the portable C path.
+
+Flags: ``-O2 -ffp-contract=off`` and no fast-math (MSVC: ``/O2 /fp:precise``), so that every operation
+is the IEEE operation the source writes, in its order: tables are bit-for-bit reproducible.
+
+ctypes releases the GIL during a call, so a layer's orbits are shared among threads (one per core):
+orbits of one layer read only finished layers and write only their own states.
 """
 from __future__ import annotations
 
@@ -34,11 +40,21 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.engine.settings import compile_timeout, compiler, flags, has_avx, threads  # noqa: F401 (the kernel's settings)
+from solver.engine.settings import (  # noqa: F401 (the kernel's settings)
+    compile_timeout,
+    compiler,
+    flags,
+    has_avx,
+    kernel_source,
+    threads,
+    variant,
+)
 from solver.errors import GonutsError
 from solver.files import atomic_write, cache_dir, cache_folder, kind, reason
 
-SOURCE = Path(__file__).resolve().parent / "kernels.c"
+HERE = Path(__file__).resolve().parent
+SOURCE = HERE / "kernels.c"
+LIBRARY_SUFFIX = ".dll" if sys.platform == "win32" else ".so"
 MIN_PARALLEL = 64          # orbits in a layer below which one thread does it all
 PARTS_PER_THREAD = 8       # a layer's orbits in this many parts per thread, for balance
 
@@ -67,19 +83,51 @@ def compiler_version(cc: str) -> str:
         return "unknown"
 
 
-def library_path(cc: str | None = None) -> Path:
-    """Where the compiled kernel lives, named by a hash of everything that makes its bytes: the source, the
-    flags, the compiler's path and version, the operating system and the machine's architecture."""
-    cc = cc or compiler() or "cc"
-    key_text = " ".join(flags() + [cc, compiler_version(cc), sys.platform, platform.machine()])
+def packaged(which: str | None = None) -> Path | None:
+    """The kernel the wheel carries for this build (``variant()`` unless named), or None."""
+    path = HERE / f"_kernels_{which or variant()}{LIBRARY_SUFFIX}"
+    return path if kernel_source() == "auto" and path.is_file() else None
+
+
+def library_path(cc: list[str] | str | None = None) -> Path:
+    """Where the compiled kernel lives in the cache, named by a hash of everything that makes its bytes: the
+    source, the flags, the compiler's command and version, the operating system and the architecture."""
+    words = [cc] if isinstance(cc, str) else (cc or compiler() or ["cc"])
+    key_text = " ".join(flags() + words + [compiler_version(words[0]), sys.platform, platform.machine()])
     key = hashlib.sha256(SOURCE.read_bytes() + key_text.encode()).hexdigest()[:16]
-    suffix = ".dll" if sys.platform == "win32" else ".so"
-    return cache_dir() / "kernels" / f"gonuts-kernels-{key}{suffix}"
+    return cache_dir() / "kernels" / f"gonuts-kernels-{variant()}-{key}{LIBRARY_SUFFIX}"
+
+
+def needs_compile() -> bool:
+    """Whether loading the kernel will compile it first (so a build can say so before it starts). Refuses,
+    before any work, a machine where it cannot: no compiler, or a ``$CC`` that names none."""
+    if _lib is not None or packaged() is not None:
+        return False
+    cc = compiler()
+    if cc is None:
+        if trusted(library_path()) is None:
+            return False
+        raise CompileError(no_compiler())
+    return trusted(library_path(cc)) is not None
 
 
 def is_compiled() -> bool:
-    """Whether the kernel is already compiled (so a build starts solving at once)."""
-    return trusted(library_path()) is None
+    """Whether the kernel loads without a compile."""
+    try:
+        return not needs_compile()
+    except GonutsError:
+        return False
+
+
+def no_compiler() -> str:
+    """The refusal where a compile is needed and there is no compiler, with this platform's remedy."""
+    remedy = {"darwin": "xcode-select --install (Apple's command line tools)",
+              "win32": "install the wheel from PyPI (pip install gonuts-solve), which needs no compiler, or "
+                       "MinGW-w64's gcc or Visual Studio's Build Tools and set CC"}.get(
+        sys.platform, "install gcc or clang with your package manager (apt-get install gcc, dnf install gcc, "
+                      "apk add gcc musl-dev)")
+    return (f"building a table needs the solver's compiled kernel, and this install has none and no C compiler "
+            f"to make it (cc, gcc or clang, or set CC): {remedy}")
 
 
 def trusted(path: Path) -> str | None:
@@ -108,24 +156,25 @@ _lib = None
 
 
 def load() -> ctypes.CDLL:
-    """The kernel library, compiled first if needed. A library is loaded only when ``trusted``: one that
-    anybody else could have written is compiled anew, or refused when its folder is not safe either."""
+    """The kernel library: the wheel's, else the cache's, compiled first if needed. A cache's library is
+    loaded only when ``trusted``: one that anybody else could have written is compiled anew, or refused
+    when its folder is not safe either."""
     global _lib
     if _lib is not None:
         return _lib
-    cc = compiler()
-    path = library_path(cc)
-    why = trusted(path)
-    if why is not None:
-        if cc is None:
-            raise CompileError("building a table needs a C compiler the first time (cc, gcc or clang; "
-                               "or set CC), to compile the solver's kernel: apt-get install gcc, "
-                               "xcode-select --install, or your system's equivalent")
-        _compile(cc, path)
+    path = packaged()
+    if path is None:
+        cc = compiler()
+        path = library_path(cc)
         why = trusted(path)
         if why is not None:
-            raise CompileError(f"the compiled kernel is not safe to load: {why}; set GONUTS_SOLVE_CACHE to a "
-                               "folder of your own")
+            if cc is None:
+                raise CompileError(no_compiler())
+            _compile(cc, path)
+            why = trusted(path)
+            if why is not None:
+                raise CompileError(f"the compiled kernel is not safe to load: {why}; set GONUTS_SOLVE_CACHE to a "
+                                   "folder of your own")
     try:
         lib = ctypes.CDLL(str(path))
     except OSError as exc:
@@ -160,11 +209,12 @@ def _first_line(exc) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
-def _compile(cc: str, path: Path) -> float:
+def _compile(cc: list[str], path: Path) -> float:
     """Compile into a scratch folder, then write the library into place atomically (``files.atomic_write``),
     readable and writable by its owner only, in a cache folder of mode 0700."""
     t0 = time.perf_counter()
     limit = compile_timeout()
+    name = os.path.basename(cc[0])
     try:
         cache_folder(path.parent.name)
     except GonutsError as exc:
@@ -172,19 +222,20 @@ def _compile(cc: str, path: Path) -> float:
     with tempfile.TemporaryDirectory(prefix="gonuts-kernel-") as scratch:
         built = Path(scratch) / path.name
         try:
-            p = subprocess.run([cc, *flags(), "-o", str(built), str(SOURCE), "-lm"], capture_output=True, text=True,
+            p = subprocess.run([*cc, *flags(), "-o", str(built), str(SOURCE), "-lm"], capture_output=True, text=True,
                                timeout=limit)
         except OSError as exc:
-            raise CompileError(f"compiling the solver kernel with {cc} failed: {reason(exc)}") from None
+            raise CompileError(f"compiling the solver kernel with {name} failed: {reason(exc)}") from None
         except subprocess.TimeoutExpired:
-            raise CompileError(f"compiling the solver kernel with {cc} took more than {limit:g} s and "
+            raise CompileError(f"compiling the solver kernel with {name} took more than {limit:g} s and "
                                "was stopped (set $GONUTS_SOLVE_COMPILE_TIMEOUT to wait longer)") from None
         if p.returncode != 0:
             first = (p.stderr.strip().splitlines() or ["no message"])[0]
-            raise CompileError(f"compiling the solver kernel with {cc} failed: {first}")
+            raise CompileError(f"compiling the solver kernel with {name} failed: {first}")
 
         def write(fh):
-            os.fchmod(fh.fileno(), 0o700)
+            if hasattr(os, "fchmod"):                   # POSIX: readable and runnable by its owner only
+                os.fchmod(fh.fileno(), 0o700)
             fh.write(built.read_bytes())
         atomic_write(path, write, error=CompileError)
     return time.perf_counter() - t0

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from solver import files
-from solver.engine.kernels import is_compiled
+from solver.engine.kernels import needs_compile
 from solver.engine.solve import TOLERANCE, prepare, solve
 from solver.errors import GonutsError, TableError
 from solver.files import cache_folder
@@ -65,7 +65,7 @@ def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | N
     """
 
     out = check_destination(out, rules, resume)
-    if not is_compiled() and on_prepare is not None:
+    if on_prepare is not None and needs_compile():
         on_prepare()                    # compiling happens now, before the solve and its timing
     prepare()
     if rules.game == "gonuts":
