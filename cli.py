@@ -75,7 +75,7 @@ def advise(scores, turn, dice, explain, table_path, knobs, as_json):
     5 dice), where the first roll is forced: the answer is then your chance of
     winning from here.
     """
-    from solver.play.advise import advise_path, check_explainable, check_state, table_rules
+    from solver.play.advise import check_explainable, check_state, table_rules
     score_list = games.ints(scores, "--scores")
     if table_path:
         rules = table_rules(table_path)
@@ -89,11 +89,9 @@ def advise(scores, turn, dice, explain, table_path, knobs, as_json):
     if explain:
         check_explainable(rules)
 
-    def read(path, rules):
-        return advise_path(path, score_list, turn, dice, expect=rules)
-    a, rules = read(table_path, rules) if table_path else games.load_for(knobs, len(score_list), read)
-    why = games.explain_for(table_path, rules, a) if explain else None
-    emit(as_json, {**a.to_dict(), "rules": rules.to_dict(), **({"explain": why} if why else {})},
+    a, rules, extra = games.advise_answer(knobs, table_path, rules, score_list, turn, dice, explain)
+    why = extra.get("explain")
+    emit(as_json, {**a.to_dict(), "rules": rules.to_dict(), **extra},
          lambda: text.advice(rules, a) + (("\n" + text.explain(rules, a, why)) if why else ""))
 
 

@@ -14,6 +14,10 @@ class TableError(GonutsError):
     """A table that is missing, unreadable, corrupted or built for other rules."""
 
 
+class CompileError(GonutsError):
+    """The solver kernel could not be compiled (no C compiler, or it failed) or loaded."""
+
+
 class StateError(GonutsError):
     """A game state that does not exist under the rules asked for."""
 

@@ -126,7 +126,7 @@ def test_a_small_table_for_a_record_is_built(tmp_path):
 def test_force_is_offered_only_where_it_exists(tmp_path, monkeypatch):
     from solver.engine import resources
     monkeypatch.setattr(resources, "available_memory", lambda: 1)
-    code, _, err = call(["advise", "--scores", "1,2", "--rules", "summary"], GONUTS_SOLVE_CACHE=tmp_path / "c")
+    code, _, err = call(["advise", "--scores", "1,2", "--target", "60"], GONUTS_SOLVE_CACHE=tmp_path / "c")
     assert "memory" in one_line(code, err) and "--force" not in err
     code, _, err = call(["build", "--target", "9", "--out", tmp_path / "t.npz"], GONUTS_SOLVE_CACHE=tmp_path / "c")
     assert "use --force to try anyway" in one_line(code, err) and tables_in(tmp_path) == []

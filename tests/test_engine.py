@@ -149,10 +149,11 @@ from solver.store import tables
 from solver.game.rules import preset
 with tempfile.TemporaryDirectory() as d:
     for players in (2, 3):
-        out = Path(d) / f"{players}.npz"
-        build.build(preset("rulebook", players=players), out)
-        for name, a in sorted(tables.load(out).arrays.items()):
-            print(players, name, hashlib.sha256(a.tobytes()).hexdigest())
+        for reading in ("rulebook", "summary"):
+            out = Path(d) / f"{players}-{reading}.npz"
+            build.build(preset(reading, players=players), out)
+            for name, a in sorted(tables.load(out).arrays.items()):
+                print(f"{players}-{reading}", name, hashlib.sha256(a.tobytes()).hexdigest())
 """
 
 
@@ -241,7 +242,7 @@ def _environments():
 
 @pytest.mark.slow
 def test_builds_reproduce_the_shipped_tables_bit_for_bit_in_every_environment(tmp_path):
-    """The shipped 2- and 3-player tables, rebuilt under every CPU setting we can reach here, byte for byte.
+    """The shipped 2- and 3-player tables (both readings), rebuilt under every CPU setting we can reach here, byte for byte.
 
     The payouts are exact rationals rounded once and the kernel does IEEE operations in source
     order, one orbit per thread, so no BLAS kernel, SIMD loop or thread count can change a bit.
@@ -257,8 +258,9 @@ def test_builds_reproduce_the_shipped_tables_bit_for_bit_in_every_environment(tm
     root = Path(__file__).resolve().parent.parent
     want = {}
     for players in (2, 3):
-        for name, a in tables.load(root / "tables" / f"gonuts-{players}p-t50-rulebook.npz").arrays.items():
-            want[f"{players} {name}"] = hashlib.sha256(a.tobytes()).hexdigest()
+        for reading in ("rulebook", "summary"):
+            for name, a in tables.load(root / "tables" / f"gonuts-{players}p-t50-{reading}.npz").arrays.items():
+                want[f"{players}-{reading} {name}"] = hashlib.sha256(a.tobytes()).hexdigest()
     _, lacking = _dispatch_groups()
     if lacking:
         print(f"numpy dispatch groups this CPU lacks, so not tried here: {', '.join(lacking)}")

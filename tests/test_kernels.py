@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -60,14 +61,26 @@ def test_a_compile_that_takes_too_long_is_one_line(tmp_path):
         'not "soon"')
 
 
-@pytest.mark.slow
-def test_without_a_c_compiler_the_shipped_tables_still_answer(tmp_path):
+def _no_compiler(tmp_path):
     """PATH holds only this Python, CC is unset and the cache is empty: no compiler and no compiled kernel."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "python").symlink_to(sys.executable)
     env = {k: v for k, v in os.environ.items() if k != "CC"}
     env.update(PATH=str(bin_dir), GONUTS_SOLVE_CACHE=str(tmp_path / "cache"))
+    return env
+
+
+FOUR_PLAYER_RECORD = {"format": "gonuts-game", "version": 1, "rules": "summary", "players": 4, "you": 2,
+                      "events": [{"seat": 0, "roll": [2, 2, 1]}, {"seat": 0, "choice": "stop"},
+                                 {"seat": 1, "roll": [0, 0, 5]}, {"seat": 2, "roll": [3, 1, 1]},
+                                 {"seat": 2, "choice": "roll"}, {"seat": 2, "roll": [2, 1, 1]},
+                                 {"seat": 2, "choice": "stop"}]}
+
+
+@pytest.mark.slow
+def test_without_a_c_compiler_the_shipped_tables_still_answer(tmp_path):
+    env = _no_compiler(tmp_path)
     shipped = ROOT / "tables" / "gonuts-2p-t50-rulebook.npz"
     record = tmp_path / "game.json"
     record.write_text(json.dumps({"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2,
@@ -78,5 +91,57 @@ def test_without_a_c_compiler_the_shipped_tables_still_answer(tmp_path):
         assert p.returncode == 0, (args, p.stderr)
     p = _run(["build", "--target", "8", "--out", str(tmp_path / "t.npz")], env)
     assert p.returncode == 1
-    last = p.stderr.strip().splitlines()[-1]
-    assert last.startswith("gonuts-solve: error: building a table needs a C compiler") and "apt-get install gcc" in last
+    (line,) = p.stderr.strip().splitlines()           # refused before any work, and said once
+    assert line.startswith("gonuts-solve: error: building a table needs the solver's compiled kernel") and \
+        "apt-get install gcc" in line and "compiling" not in line
+    assert not (tmp_path / "t.npz").exists() and not (tmp_path / "cache" / "kernels").exists()
+
+
+@pytest.mark.slow
+def test_without_a_c_compiler_every_game_of_the_default_page_answers(tmp_path):
+    """The default page (2-4 players, both readings, target 50): the page and the site, and advise, practice
+    and review of each game, on an empty cache with no compiler; 4 players from the shipped page data, said."""
+    env = _no_compiler(tmp_path)
+    for args in (["web", "--out", str(tmp_path / "page.html")], ["web", "--site", str(tmp_path / "site")]):
+        p = _run(args, env)
+        assert p.returncode == 0, (args, p.stderr)
+    assert (tmp_path / "page.html").stat().st_size > 10_000_000 and (tmp_path / "site" / "index.html").is_file()
+    record = tmp_path / "four.json"
+    record.write_text(json.dumps(FOUR_PLAYER_RECORD))
+    for players in (2, 3, 4):
+        for reading in ("rulebook", "summary"):
+            scores = ",".join(str(10 * k) for k in range(1, players + 1))
+            p = _run(["advise", "--scores", scores, "--rules", reading, "--turn", "7", "--dice", "3", "--json"], env)
+            assert p.returncode == 0, (players, reading, p.stderr)
+            answer = json.loads(p.stdout)
+            assert answer["action"] in ("roll", "stop") and answer["rules"]["players"] == players
+            if players == 4:                          # the page's values, and the command says so
+                assert answer["values"] == {"source": "page data", "precision": pytest.approx(7.6e-6, rel=0.01)}
+                assert "answering from the page's values" in p.stderr
+            else:
+                assert "values" not in answer
+            p = _run(["practice", "--players", str(players), "--rules", reading, "--count", "4", "--seed", "7",
+                      "--json"], env)
+            assert p.returncode == 0 and len(json.loads(p.stdout)["decisions"]) == 4, p.stderr
+            game = {**FOUR_PLAYER_RECORD, "rules": reading, "players": players, "you": 0,
+                    "events": FOUR_PLAYER_RECORD["events"][:2]}
+            record.write_text(json.dumps(game))
+            p = _run(["review", str(record), "--json"], env)
+            assert p.returncode == 0, (players, reading, p.stderr)
+            assert json.loads(p.stdout)["decisions"][0]["optimal"] in ("roll", "stop")
+
+
+@pytest.mark.slow
+def test_a_cc_that_names_no_program_is_refused_and_one_with_arguments_works(tmp_path):
+    env = {**os.environ, "GONUTS_SOLVE_CACHE": str(tmp_path / "cache"), "CC": "/nonexistent/cc"}
+    p = _run(["build", "--target", "6", "--out", str(tmp_path / "a.npz")], env)
+    assert p.returncode == 1 and p.stderr.strip().splitlines() == [
+        'gonuts-solve: error: environment: CC names "/nonexistent/cc", which is not a program on the PATH; set CC '
+        'to a C compiler (gcc, clang) or unset it'], p.stderr
+    assert not (tmp_path / "a.npz").exists()
+    if shutil.which("ccache") is None:
+        pytest.skip("ccache is not installed (.ci/run installs it)")
+    env.update(CC="ccache gcc", CCACHE_DIR=str(tmp_path / "ccache"))
+    p = _run(["build", "--target", "6", "--out", str(tmp_path / "b.npz")], env)
+    assert p.returncode == 0 and "compiling" in p.stderr, p.stderr
+    assert (tmp_path / "ccache").is_dir()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from solver.commands.progress import progress, progress_every, say
 from solver.engine.settings import check_environment as kernel_environment
-from solver.errors import GonutsError, TableError, UsageError
+from solver.errors import CompileError, GonutsError, TableError, UsageError
 from solver.files import cache_dir, cache_folder
 from solver.game.rules import Rules, preset
 from solver.numbers import wholes
@@ -71,6 +71,10 @@ def check_against(table, knobs: dict) -> None:
             raise TableError(f"the table was built for {r.describe()}, not --{key} {shown}")
 
 
+class TooLong(TableError):
+    """A build that a command refuses because it would take longer than the command's limit."""
+
+
 def check_build(rules, out, resume=False, force=False, max_seconds=None):
     """The build's estimate, or a refusal before any work: a destination that cannot be written, a build
     that will not fit in memory (unless ``force``; ``force=None``: the command has no --force to offer),
@@ -82,7 +86,7 @@ def check_build(rules, out, resume=False, force=False, max_seconds=None):
     kernels.needs_compile()           # no kernel and no compiler (or a $CC that names none): refused now
     est = check_fits(rules, force=force)
     if max_seconds is not None and est.seconds > max_seconds:
-        raise TableError(f"no table for {rules.describe()} yet; it takes {est.brief()} to build, so build it "
+        raise TooLong(f"no table for {rules.describe()} yet; it takes {est.brief()} to build, so build it "
                          f"first: {build_command(rules, Path(out).parent)}{os.sep}")
     return est
 
@@ -110,11 +114,14 @@ def build_command(rules, out) -> str:
     return f"gonuts-solve build {knobs} --out {out}"
 
 
-def load_for(knobs: dict, n_scores: int, read=None, max_seconds=None):
+def load_for(knobs: dict, n_scores: int, read=None, max_seconds=None, page=None):
     """The table for the asked rules: shipped, cached, or built now (with progress) into the cache.
 
     ``read(path, rules)`` reads it (default: ``tables.load``); a cached table it refuses is built again.
     With ``max_seconds``, a build estimated to take longer is refused, naming the command that builds it.
+    With ``page(table)``, where the table cannot be built here (no kernel and no compiler) or not within
+    ``max_seconds``, the page's values answer instead (``pagetable``: 4 players at target 50), said in one
+    line with their precision and the command that builds the exact table.
     Light: ``advise`` answers from a shipped table through here without importing numpy, so the
     builder and the numpy reader are imported only when needed."""
     if read is None:
@@ -133,10 +140,33 @@ def load_for(knobs: dict, n_scores: int, read=None, max_seconds=None):
     if path is None:
         folder = cache_folder()
         path = folder / table_name(rules)
-        est = check_build(rules, path, force=None, max_seconds=max_seconds)
+        try:
+            est = check_build(rules, path, force=None, max_seconds=max_seconds)
+        except (TooLong, CompileError) as exc:
+            values = page_values(rules, exc, folder) if page is not None else None
+            if values is None:
+                raise
+            return page(values)
         say(f"no table for {rules.describe()} yet; building it once into {folder}")
         build_with_progress(rules, path, est=est)
     return read(path, rules)
+
+
+def page_values(rules, why, folder):
+    """The page's values of ``rules`` (``pagetable.page_table``), said in one line, or None where the page
+    data of that game is not shipped."""
+    from solver.play.pagetable import page_table  # deferred for start-up: the page's values import numpy
+
+    def decoding():
+        say(f"decoding the {rules.players}-player page data once into the cache (a few seconds; later runs "
+            "reuse it)")
+    values = page_table(rules, decoding)
+    if values is not None:
+        cause = "no compiler here to build it" if isinstance(why, CompileError) else "building it takes a while"
+        say(f"no exact table for {rules.describe()} here ({cause}): answering from the page's values, within "
+            f"{values.precision:.1e} of it; for the exact numbers, first run "
+            f"{build_command(rules, folder)}{os.sep}")
+    return values
 
 
 def table_for(knobs: dict, table_path=None, players=None):
@@ -179,6 +209,33 @@ def explain_for(table_path, rules, a) -> dict:
     return explain_path(path, a.scores, a.turn, a.dice, expect=rules)
 
 
+def advise_answer(knobs, table_path, rules, scores, turn, dice, explain) -> tuple:
+    """``advise``: (Advice, rules, the --json keys beyond them: ``explain``, and ``values`` where the page's
+    values answered), from ``--table``, or the shipped, cached or built table, or the page's values."""
+    from solver.play.advise import advise, advise_path  # deferred for start-up: see load_for
+    page = []
+
+    def read(path, rules):
+        return advise_path(path, scores, turn, dice, expect=rules)
+
+    def from_page(table):               # no exact table here, nor a way to build it: the page's values
+        page.append(table)
+        return advise(table, scores, turn, dice), table.rules
+    a, rules = read(table_path, rules) if table_path else load_for(knobs, len(scores), read, page=from_page)
+    extra = {"values": {"source": "page data", "precision": page[0].precision}} if page else {}
+    if explain:
+        extra["explain"] = explain_page(page[0], a) if page else explain_for(table_path, rules, a)
+    return a, rules, extra
+
+
+def explain_page(table, a) -> dict:
+    """``advise --explain`` from the page's values (``pagetable.PageTable``)."""
+    from solver.play.explain import explain  # deferred for start-up: only --explain pays for it
+    W, pay = table.arrays["start_win"], table.arrays["nuts_payout"].tolist()
+    s = a.scores
+    return explain(table.rules, pay, lambda g: W[s[1:] + (s[0] + g,)].tolist(), s[0], a.turn, a.dice)
+
+
 REVIEW_BUILD_SECONDS = 10.0      # a record's review builds a missing table only when the estimate is this quick
 
 
@@ -186,7 +243,7 @@ def record_table(rules):
     """The table to review a record of these rules with. A record is anybody's file: a missing table is
     built only when the estimate says it is quick; beyond that the refusal names the command."""
     return load_for({"players": rules.players, "preset": rules.preset_name(), "target": rules.target},
-                    rules.players, max_seconds=REVIEW_BUILD_SECONDS)
+                    rules.players, max_seconds=REVIEW_BUILD_SECONDS, page=lambda table: table)
 
 
 def write_web(wanted, target, out, site, force) -> dict:

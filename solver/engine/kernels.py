@@ -49,7 +49,7 @@ from solver.engine.settings import (  # noqa: F401 (the kernel's settings)
     threads,
     variant,
 )
-from solver.errors import GonutsError
+from solver.errors import CompileError, GonutsError  # noqa: F401 (CompileError: raised here)
 from solver.files import atomic_write, cache_dir, cache_folder, kind, reason
 
 HERE = Path(__file__).resolve().parent
@@ -67,10 +67,6 @@ class Model(ctypes.Structure):
                 ("mv_ptr", _i64), ("mv_p", _f64), ("mv_da", _i64), ("mv_dst", _i64),
                 ("en_ptr", _i64), ("en_p", _f64), ("en_dist", _i64), ("en_rel", _u8),
                 ("dists", _f64), ("tails", _f64), ("abs_used", _u8), ("rel_used", _u8)]
-
-
-class CompileError(GonutsError):
-    """The solver kernel could not be compiled (no C compiler, or it failed)."""
 
 
 @functools.lru_cache(maxsize=8)

@@ -109,7 +109,7 @@ def has_avx() -> bool:
             return False
     if sys.platform == "win32":                             # pragma: no cover - Windows
         try:
-            import ctypes
+            import ctypes  # deferred for start-up: Windows only
             return bool(ctypes.windll.kernel32.IsProcessorFeaturePresent(39))   # PF_AVX_INSTRUCTIONS_AVAILABLE
         except (AttributeError, OSError):
             return False
