@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import glob
 import os
+import shutil
 import signal
 import stat
+import sys
 import threading
 from pathlib import Path
 
@@ -183,3 +186,67 @@ def cache_folder(*parts: str) -> Path:
         raise GonutsError(f"cannot create the cache folder {folder}: {reason(exc)} "
                           "(set GONUTS_SOLVE_CACHE to a folder you can write)") from None
     return folder
+
+
+def replace_folder(folder: Path, files: dict, keep: set = frozenset()) -> None:
+    """Write ``files`` ({relative name: bytes}) as the whole of ``folder``, atomically: into a new folder
+    beside it, then renamed into its place, so that an interruption (a signal, a full disk) leaves the old
+    folder whole. The files of ``keep`` (relative names in the old folder) are carried over by hard links.
+    Leftovers of interrupted runs beside it (``.NAME.gonuts-new-PID``, ``-old-PID``) are removed."""
+    parent, name = folder.parent, folder.name
+    for stale in parent.glob(f".{glob.escape(name)}.gonuts-*-*"):
+        pid = stale.name.rpartition("-")[2]
+        if stale.is_dir() and pid.isdigit() and not alive(int(pid)):
+            shutil.rmtree(stale, ignore_errors=True)
+    new, old = parent / f".{name}.gonuts-new-{os.getpid()}", parent / f".{name}.gonuts-old-{os.getpid()}"
+    try:
+        try:
+            os.mkdir(new, 0o755)
+            for rel, blob in files.items():
+                path = new / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with open(path, "wb") as fh:
+                    fh.write(blob)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            for rel in sorted(keep):
+                (new / rel).parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    os.link(folder / rel, new / rel, follow_symlinks=False)
+                except OSError:
+                    shutil.copy2(folder / rel, new / rel, follow_symlinks=False)
+            sync_folder(new)
+            with uninterrupted():
+                if folder.exists():
+                    os.rename(folder, old)
+                os.rename(new, folder)
+            sync_folder(parent)
+        except OSError as exc:
+            raise GonutsError(f"--site {folder}: cannot write the site: {reason(exc)}; the old folder is "
+                              "unchanged") from None
+    finally:
+        shutil.rmtree(new, ignore_errors=True)
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` is running (so that its leftovers are not removed under it). POSIX: signal
+    0 probes it; Windows (where signal 0 would be a Ctrl-C event): OpenProcess and its exit code."""
+    if sys.platform == "win32":                                     # pragma: no cover - Windows
+        import ctypes  # deferred for start-up: Windows only
+        k32 = ctypes.windll.kernel32
+        handle = k32.OpenProcess(0x1000, False, pid)                # PROCESS_QUERY_LIMITED_INFORMATION
+        if not handle:
+            return ctypes.GetLastError() == 5                       # access denied: it exists
+        try:
+            code = ctypes.c_ulong()
+            return bool(k32.GetExitCodeProcess(handle, ctypes.byref(code))) and code.value == 259  # STILL_ACTIVE
+        finally:
+            k32.CloseHandle(handle)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True

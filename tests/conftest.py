@@ -25,10 +25,11 @@ def pytest_configure(config):
     global _PRIVATE_CACHE
     _PRIVATE_CACHE = tempfile.mkdtemp(prefix="gonuts-test-cache-")
     os.environ["GONUTS_SOLVE_CACHE"] = _PRIVATE_CACHE
-    # The tests run the checkout, whose kernel is compiled at first use into that cache (an editable
-    # install may have put the wheel's kernels beside kernels.py: not these); tests/test_wheel.py runs
-    # the kernels a wheel carries.
-    os.environ["GONUTS_SOLVE_KERNEL"] = "compile"
+    # In a checkout the tests run its code, whose kernel is compiled at first use into that cache (an
+    # editable install may have put a wheel's kernels beside kernels.py: not these). Where the tests are
+    # copied beside an installed wheel (the wheels' workflow), they run the wheel and its own kernel.
+    if (ROOT / "solver" / "engine" / "kernels.c").is_file():
+        os.environ["GONUTS_SOLVE_KERNEL"] = "compile"
 
 
 def pytest_unconfigure(config):

@@ -8,36 +8,16 @@ the build's timing), its ``checksum`` of the arrays is kept.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "table_digests.json"
-# (build options, file name): 2-4 players, both readings, a few targets, and Pig
-GAMES = [
-    (["--players", "2", "--target", "30", "--rules", "rulebook"], "gonuts-2p-t30-rulebook.npz"),
-    (["--players", "2", "--target", "25", "--rules", "summary"], "gonuts-2p-t25-summary.npz"),
-    (["--players", "3", "--target", "20", "--rules", "rulebook"], "gonuts-3p-t20-rulebook.npz"),
-    (["--players", "3", "--target", "16", "--rules", "summary"], "gonuts-3p-t16-summary.npz"),
-    (["--players", "4", "--target", "12", "--rules", "rulebook"], "gonuts-4p-t12-rulebook.npz"),
-    (["--players", "4", "--target", "10", "--rules", "summary"], "gonuts-4p-t10-summary.npz"),
-    (["--game", "pig", "--players", "2", "--target", "40"], "pig-2p-t40.npz"),
-]
-
-
-def digests(path) -> dict:
-    """Each array's dtype, shape and SHA-256, and the meta's checksum, read with numpy alone."""
-    with np.load(path, allow_pickle=False) as z:
-        out = {name: f"{z[name].dtype.str} {list(z[name].shape)} {hashlib.sha256(z[name].tobytes()).hexdigest()}"
-               for name in sorted(z.files) if name != "meta"}
-        out["checksum"] = json.loads(str(z["meta"][()]))["checksum"]
-    return out
+sys.path.insert(0, str(ROOT))
+from tests.wheel_check import GAMES, digests  # noqa: E402  (one list of games, one digest: the wheels' check)
 
 
 def build_all(command: list[str], folder: Path, env=None) -> dict:

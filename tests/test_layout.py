@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.source
 PACKAGE = ROOT / "solver"
 MODULES = sorted(p for p in PACKAGE.rglob("*.py"))
 

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.source
 ESLINT = ROOT / "node_modules" / ".bin" / "eslint"
 
 

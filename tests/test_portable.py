@@ -20,6 +20,7 @@ import pytest
 from tests.table_digests import FIXTURE, build_all
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.source
 SOURCE = ROOT / "solver" / "engine" / "kernels.c"
 GCC_FLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math", "-shared", "-std=c99", "-Wall", "-Wextra", "-Werror"]
 

@@ -110,6 +110,7 @@ def test_the_pages_rolls_are_the_rules_own(tmp_path):
                 assert (kind, x, live) == outcome(rules, n, a, s, c)
 
 
+@pytest.mark.source
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_pages_core_passes_the_fixtures_under_node_on_its_own(tmp_path):
     """``node --test tests/js`` as a developer types it: no environment set up, a home of its own."""

@@ -11,12 +11,10 @@ Go Nuts! payouts. Nothing is fetched at run time.
 from __future__ import annotations
 
 import base64
-import glob
 import hashlib
 import json
 import os
 import re
-import shutil
 import zlib
 from pathlib import Path
 
@@ -24,8 +22,14 @@ import numpy as np
 
 from solver import __version__
 from solver.errors import GonutsError, show
-from solver.files import atomic_write, cache_dir, cache_folder, check_destination, check_name, reason, sync_folder
-from solver.files import uninterrupted
+from solver.files import (
+    atomic_write,
+    cache_dir,
+    cache_folder,
+    check_destination,
+    check_name,
+    replace_folder,
+)
 from solver.game.moves import faces_table
 from solver.game.rules import N_DICE, Rules, preset
 from solver.lab.policies import maxpoints
@@ -393,57 +397,6 @@ def _site_files(folder: Path, force: bool) -> tuple[set, set, set]:
         raise GonutsError(f"--site {folder} holds other files ({other[0]}{' and more' if len(other) > 1 else ''}); "
                           "give an empty or new folder, or --force to write beside them")
     return own & present, set(other), listed & present
-
-
-def replace_folder(folder: Path, files: dict, keep: set = frozenset()) -> None:
-    """Write ``files`` ({relative name: bytes}) as the whole of ``folder``, atomically: into a new folder
-    beside it, then renamed into its place, so that an interruption (a signal, a full disk) leaves the old
-    folder whole. The files of ``keep`` (relative names in the old folder) are carried over by hard links.
-    Leftovers of interrupted runs beside it (``.NAME.gonuts-new-PID``, ``-old-PID``) are removed."""
-    parent, name = folder.parent, folder.name
-    for stale in parent.glob(f".{glob.escape(name)}.gonuts-*-*"):
-        pid = stale.name.rpartition("-")[2]
-        if stale.is_dir() and pid.isdigit() and not _alive(int(pid)):
-            shutil.rmtree(stale, ignore_errors=True)
-    new, old = parent / f".{name}.gonuts-new-{os.getpid()}", parent / f".{name}.gonuts-old-{os.getpid()}"
-    try:
-        try:
-            os.mkdir(new, 0o755)
-            for rel, blob in files.items():
-                path = new / rel
-                path.parent.mkdir(parents=True, exist_ok=True)
-                with open(path, "wb") as fh:
-                    fh.write(blob)
-                    fh.flush()
-                    os.fsync(fh.fileno())
-            for rel in sorted(keep):
-                (new / rel).parent.mkdir(parents=True, exist_ok=True)
-                try:
-                    os.link(folder / rel, new / rel, follow_symlinks=False)
-                except OSError:
-                    shutil.copy2(folder / rel, new / rel, follow_symlinks=False)
-            sync_folder(new)
-            with uninterrupted():
-                if folder.exists():
-                    os.rename(folder, old)
-                os.rename(new, folder)
-            sync_folder(parent)
-        except OSError as exc:
-            raise GonutsError(f"--site {folder}: cannot write the site: {reason(exc)}; the old folder is "
-                              "unchanged") from None
-    finally:
-        shutil.rmtree(new, ignore_errors=True)
-        shutil.rmtree(old, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
 
 
 def games_asked(players_text: str, rules_text: str) -> list:
