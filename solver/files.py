@@ -155,13 +155,112 @@ def uninterrupted():
                 signal.raise_signal(held[0])
 
 
+def untrusted(path, folder: bool) -> str | None:
+    """None if ``path`` may be trusted as this program's own: a folder (or with ``folder`` false, a regular
+    file), not a link, owned by this user and writable by nobody else. Otherwise why not, in words. (Not
+    POSIX: no owners to check, only the kind.)"""
+    try:
+        st = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):      # not there (a file on the way: cache_folder says so)
+        return "missing"
+    except OSError as exc:
+        return f"{path} cannot be examined ({reason(exc)})"
+    if not (stat.S_ISDIR(st.st_mode) if folder else stat.S_ISREG(st.st_mode)):
+        return f"{path} is {kind(st.st_mode)}"
+    if hasattr(os, "getuid"):
+        me = os.getuid()
+        if st.st_uid != me:
+            return f"{path} belongs to user {st.st_uid}, not to you ({me})"
+        if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return f"{path} is writable by others (mode {stat.S_IMODE(st.st_mode):o})"
+    return None
+
+
+def cache_trusted(path, folder: bool = True) -> str | None:
+    """``untrusted`` of ``path`` inside the cache and of every folder between it and the cache's root: None
+    when a file there may be read as this program's own (nobody else could have planted or changed it)."""
+    root, path = cache_dir(), Path(path)
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        return f"{path} is not in the cache {root}"
+    for i in range(len(parts) + 1):
+        level = root.joinpath(*parts[:i])
+        why = untrusted(level, folder or i < len(parts))
+        if why is not None:
+            return why
+    return None
+
+
+_PRIVATE = []           # the private folder this process works in when the cache's root is not safe
+
+
+def default_cache() -> Path:
+    """Where this system keeps a user's caches, by its own convention: ``$XDG_CACHE_HOME`` (an absolute
+    path) else ``~/.cache`` on Linux and other POSIX systems, ``~/Library/Caches`` on macOS,
+    ``%LOCALAPPDATA%`` on Windows; then ``gonuts-solve``. A home folder that is empty or relative is never
+    taken (it would put the cache at the root of the file system or under the current folder): refused."""
+    if sys.platform == "win32":                                     # pragma: no cover - Windows
+        local = os.environ.get("LOCALAPPDATA", "")
+        if local and os.path.isabs(local):
+            return Path(local) / "gonuts-solve" / "Cache"
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if sys.platform not in ("win32", "darwin") and xdg and os.path.isabs(xdg):
+        return Path(xdg) / "gonuts-solve"
+    home = _home()
+    if sys.platform == "darwin":
+        return home / "Library" / "Caches" / "gonuts-solve"
+    if sys.platform == "win32":                                     # pragma: no cover - Windows
+        return home / "AppData" / "Local" / "gonuts-solve" / "Cache"
+    return home / ".cache" / "gonuts-solve"
+
+
+def _home() -> Path:
+    """The user's home folder: ``$HOME`` if absolute, else the account's (POSIX), else a refusal."""
+    home = os.environ.get("HOME", "") if os.name == "posix" else str(Path.home())
+    if home and os.path.isabs(home) and Path(home).parent != Path(home):
+        return Path(home)
+    try:
+        import pwd  # deferred for start-up: only an unusable $HOME needs it
+        account = pwd.getpwuid(os.getuid()).pw_dir
+        if account and os.path.isabs(account) and Path(account).parent != Path(account):
+            return Path(account)
+    except (ImportError, KeyError, OSError):
+        pass
+    raise GonutsError(f"HOME is {show(home)}, not a home folder: set GONUTS_SOLVE_CACHE (or HOME) to an absolute "
+                      "folder of your own")
+
+
 def cache_dir() -> Path:
-    """Where built tables, checked copies and the compiled kernel are kept: ``$GONUTS_SOLVE_CACHE``,
-    else ``~/.cache/gonuts-solve``. A path the system cannot hold is refused in one line."""
+    """Where built tables, checked copies and the compiled kernel are kept: ``$GONUTS_SOLVE_CACHE``, else
+    ``default_cache()``. A path the system cannot hold is refused in one line. A root that exists but is not
+    safe (another user's, or writable by others: anything read from it could have been planted) is not
+    used: this process works in a private temporary folder instead, and says so once."""
+    if _PRIVATE:
+        return _PRIVATE[0]
     env = os.environ.get("GONUTS_SOLVE_CACHE", "")
-    if env:
-        return check_name(Path(env).expanduser(), _cache_error)
-    return Path.home() / ".cache" / "gonuts-solve"
+    root = check_name(Path(env).expanduser(), _cache_error) if env else default_cache()
+    why = untrusted(root, folder=True)
+    if why is None or why == "missing":
+        return root
+    import atexit  # deferred for start-up: only an unsafe cache needs it
+    import tempfile  # deferred for start-up: only an unsafe cache needs it
+    private = Path(tempfile.mkdtemp(prefix="gonuts-solve-private-"))
+    atexit.register(shutil.rmtree, private, True)
+    _PRIVATE.append(private)
+    notice(f"the cache folder is not safe to read ({why}): working in a private temporary folder this "
+           "time; set GONUTS_SOLVE_CACHE to a folder of your own")
+    return private
+
+
+def notice(text: str) -> None:
+    """One line for the person at the terminal, on stderr if it is open (the library never fails for it)."""
+    try:
+        if sys.stderr is not None:
+            sys.stderr.write(f"gonuts-solve: note: {text}\n")
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def _cache_error(message):
@@ -170,10 +269,15 @@ def _cache_error(message):
 
 def cache_folder(*parts: str) -> Path:
     """The cache folder (or a folder inside it), created if needed with mode 0700: only its owner may
-    read it or plant files in it (the compiled kernel is loaded from there). One line if it cannot be."""
+    read it or plant files in it (the compiled kernel is loaded from there). One line, naming the cause, if
+    it cannot be, or if a folder on the way is not safe (``cache_trusted``)."""
     root = cache_dir()
     folder = root.joinpath(*parts)
     try:
+        blocker = next((p for p in [root, *root.parents] if p.exists() or p.is_symlink()), None)
+        if blocker is not None and blocker != root and not blocker.is_dir():
+            mode = os.stat(blocker).st_mode
+            raise OSError(errno.ENOTDIR, f"{blocker} is {'a file' if stat.S_ISREG(mode) else kind(mode)}, not a folder")
         if not root.is_dir():
             root.parent.mkdir(parents=True, exist_ok=True)
         for level in [root, *[root.joinpath(*parts[:i + 1]) for i in range(len(parts))]]:
@@ -181,10 +285,14 @@ def cache_folder(*parts: str) -> Path:
                 os.mkdir(level, 0o700)
             except FileExistsError:
                 if not level.is_dir():
-                    raise OSError(errno.ENOTDIR, "it is not a folder") from None
+                    raise OSError(errno.ENOTDIR, f"{level} is not a folder") from None
     except OSError as exc:
         raise GonutsError(f"cannot create the cache folder {folder}: {reason(exc)} "
                           "(set GONUTS_SOLVE_CACHE to a folder you can write)") from None
+    why = cache_trusted(folder)
+    if why is not None:
+        raise GonutsError(f"the cache folder {folder} is not safe to use: {why}; set GONUTS_SOLVE_CACHE to a "
+                          "folder of your own")
     return folder
 
 

@@ -399,7 +399,9 @@ def test_a_kernel_anybody_could_have_written_is_never_loaded(tmp_path):
     assert p.returncode == 0 and "compiling" in p.stderr and not lib.stat().st_mode & 0o022, p.stderr
     os.chmod(folder, 0o777)                                       # a folder anybody can plant files in: refused
     p = proc("build", "--target", "5", "--out", tmp_path / "c.npz", env=env)
-    assert "not safe to load" in last_error(p.returncode, p.stderr) and not (tmp_path / "c.npz").exists()
+    line = last_error(p.returncode, p.stderr)
+    assert "is not safe to use" in line and "is writable by others (mode 777)" in line and len(p.stderr.splitlines()) == 1
+    assert not (tmp_path / "c.npz").exists()
     os.chmod(folder, 0o700)
     lib.write_bytes(b"not a shared library")                      # trusted, but damaged: one line
     os.chmod(lib, 0o700)
@@ -443,3 +445,39 @@ def test_no_command_line_exits_3_or_says_more_than_one_short_line(monkeypatch, t
     assert all(len(line) <= 300 for line in err.splitlines()), (argv, err)
     if code not in (0, None):
         assert len([line for line in err.splitlines() if line.startswith("gonuts-solve:")]) == 1, (argv, err)
+
+
+# -- where the cache is, on every system ---------------------------------------------------------------
+
+def test_the_cache_follows_each_systems_convention(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(files.sys, "platform", "linux")
+    assert files.default_cache() == tmp_path / "home" / ".cache" / "gonuts-solve"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert files.default_cache() == tmp_path / "xdg" / "gonuts-solve"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")           # the XDG rule: a relative one is ignored
+    assert files.default_cache() == tmp_path / "home" / ".cache" / "gonuts-solve"
+    monkeypatch.setattr(files.sys, "platform", "darwin")
+    assert files.default_cache() == tmp_path / "home" / "Library" / "Caches" / "gonuts-solve"
+
+
+@pytest.mark.parametrize("home", ["", ".", "relative/home", "/"])
+def test_an_empty_or_relative_home_never_puts_the_cache_at_the_root(tmp_path, monkeypatch, home):
+    import pwd
+    monkeypatch.setenv("HOME", home)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(files.sys, "platform", "linux")
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: type("pw", (), {"pw_dir": str(tmp_path / "account")}))
+    assert files.default_cache() == tmp_path / "account" / ".cache" / "gonuts-solve"
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: type("pw", (), {"pw_dir": "/"}))
+    with pytest.raises(GonutsError, match="not a home folder: set GONUTS_SOLVE_CACHE"):
+        files.default_cache()
+
+
+def test_a_cache_path_through_a_file_names_the_file(tmp_path):
+    (tmp_path / "FILE").write_text("x")
+    code, _, err = call(["build", "--target", "5", "--out", tmp_path / "t.npz"],
+                        GONUTS_SOLVE_CACHE=tmp_path / "FILE" / "sub", GONUTS_SOLVE_KERNEL="compile")
+    line = one_line(code, err)
+    assert "FILE is a file, not a folder" in line and "File exists" not in line

@@ -1,4 +1,5 @@
 """Tables checked once per file content (solver/checked.py): fast later, never weaker."""
+import hashlib
 import os
 
 import pytest
@@ -77,13 +78,34 @@ def test_an_unusable_cache_folder_only_costs_time(rb2_path, cache):
 def test_only_the_most_recently_used_copies_are_kept(tmp_path, monkeypatch):
     monkeypatch.setattr(checked, "KEPT", 2)
     root = tmp_path / "checked"
-    for i, name in enumerate(["old", "newest", "middle", "oldest"]):
-        (root / name).mkdir(parents=True)
-        (root / name / checked.STAMP).write_text("{}")
-        age = {"newest": 0, "middle": 10, "old": 20, "oldest": 30}[name]
-        os.utime(root / name / checked.STAMP, (1e9 - age, 1e9 - age))
+    ages = {"newest": 0, "middle": 10, "old": 20, "oldest": 30}
+    names = {name: hashlib.sha256(name.encode()).hexdigest() for name in ages}
+    for name, age in ages.items():
+        (root / names[name]).mkdir(parents=True)
+        (root / names[name] / checked.STAMP).write_text("{}")
+        os.utime(root / names[name] / checked.STAMP, (1e9 - age, 1e9 - age))
     checked._prune(root)
-    assert sorted(p.name for p in root.iterdir()) == ["middle", "newest"]
+    assert sorted(p.name for p in root.iterdir()) == sorted([names["middle"], names["newest"]])
+
+
+def test_pruning_deletes_only_folders_it_wrote(tmp_path, monkeypatch):
+    """Ten folders of somebody else's, older than a day, and folders of our pattern without our marker: kept."""
+    monkeypatch.setattr(checked, "KEPT", 1)
+    root = tmp_path / "checked"
+    foreign = [f"photos-{i}" for i in range(1, 11)] + ["0" * 64, "f" * 64]   # the last two: no marker
+    for name in foreign:
+        (root / name).mkdir(parents=True)
+        (root / name / "holiday.jpg").write_bytes(b"jpeg")
+        os.utime(root / name, (1e9, 1e9))
+    ours = ["a" * 64, "b" * 64, "c" * 64]
+    for age, name in enumerate(ours):
+        (root / name).mkdir()
+        (root / name / checked.MARK).write_text("")
+        os.utime(root / name, (1e9 - age, 1e9 - age))                     # half-written: no stamp, old
+    checked._prune(root)
+    left = {p.name for p in root.iterdir()}
+    assert set(foreign) <= left and len(left - set(foreign)) == 1 and left - set(foreign) <= set(ours)
+    assert all((root / name / "holiday.jpg").is_file() for name in foreign)
 
 
 def test_a_large_file_has_its_structure_refused_before_it_is_hashed(tmp_path, cache, monkeypatch):
@@ -98,3 +120,53 @@ def test_a_large_file_has_its_structure_refused_before_it_is_hashed(tmp_path, ca
     monkeypatch.setattr(checked, "file_digest", never)
     with pytest.raises(TableError, match="unexpected member"):
         advise_path(bad, (10, 20), 5, 3)
+
+
+def _forged(cache, shipped, uid=None):
+    """Ask once (a checked copy is kept), then swap its roll and stop values and open its folder to anyone."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "GONUTS_SOLVE_CACHE": str(cache)}
+
+    def ask():
+        return subprocess.run([sys.executable, "-m", "cli", "advise", "--scores", "23,31", "--turn", "7", "--dice",
+                               "3", "--json"], cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    first = ask()
+    assert first.returncode == 0, first.stderr
+    (copy,) = (cache / "checked").iterdir()
+    roll, stop = (copy / "roll_win.raw").read_bytes(), (copy / "stop_win.raw").read_bytes()
+    (copy / "roll_win.raw").write_bytes(stop)
+    (copy / "stop_win.raw").write_bytes(roll)
+    return first, copy, ask
+
+
+def test_a_checked_copy_anybody_could_have_written_is_never_read(tmp_path):
+    """The forged copy (roll and stop swapped) in a folder anyone can write, or another user's: the answer is
+    the table's, and one line says the copy was not used."""
+    import json
+    first, copy, ask = _forged(tmp_path / "cache", None)
+    os.chmod(copy, 0o777)
+    again = ask()
+    assert again.returncode == 0 and json.loads(again.stdout) == json.loads(first.stdout)
+    assert json.loads(again.stdout)["action"] == "roll"
+    assert again.stderr.strip().splitlines() == [
+        f"gonuts-solve: note: a checked copy of gonuts-2p-t50-rulebook.npz in the cache is not used ({copy} is "
+        "writable by others (mode 777)): checking it in full"]
+    if os.geteuid() == 0:                         # another user's folder, not writable by others
+        os.chmod(copy, 0o700)
+        os.chown(copy, 12345, 12345)
+        again = ask()
+        assert json.loads(again.stdout) == json.loads(first.stdout) and "belongs to user 12345" in again.stderr
+
+
+def test_a_cache_root_anybody_can_write_is_not_used(tmp_path):
+    import json
+    first, copy, ask = _forged(tmp_path / "cache", None)
+    os.chmod(tmp_path / "cache", 0o777)
+    again = ask()
+    assert again.returncode == 0 and json.loads(again.stdout) == json.loads(first.stdout)
+    (line,) = again.stderr.strip().splitlines()
+    assert line.startswith("gonuts-solve: note: the cache folder is not safe to read (") and \
+        "writable by others (mode 777)): working in a private temporary folder" in line

@@ -30,7 +30,6 @@ import functools
 import hashlib
 import os
 import platform
-import stat
 import subprocess
 import sys
 import tempfile
@@ -50,7 +49,7 @@ from solver.engine.settings import (  # noqa: F401 (the kernel's settings)
     variant,
 )
 from solver.errors import CompileError, GonutsError  # noqa: F401 (CompileError: raised here)
-from solver.files import atomic_write, cache_dir, cache_folder, kind, reason
+from solver.files import atomic_write, cache_dir, cache_folder, reason, untrusted
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "kernels.c"
@@ -104,7 +103,14 @@ def needs_compile() -> bool:
         if trusted(library_path()) is None:
             return False
         raise CompileError(no_compiler())
-    return trusted(library_path(cc)) is not None
+    path = library_path(cc)
+    if trusted(path) is None:
+        return False
+    try:
+        cache_folder(path.parent.name)          # where it will be compiled: refused now if not safe
+    except GonutsError as exc:
+        raise CompileError(str(exc)) from None
+    return True
 
 
 def is_compiled() -> bool:
@@ -128,24 +134,8 @@ def no_compiler() -> str:
 
 def trusted(path: Path) -> str | None:
     """None if ``path`` is a library this process may load: a regular file (not a link) owned by this user
-    and writable by nobody else, in a folder of the same kind. Otherwise why not, in words."""
-    if not hasattr(os, "getuid"):                      # pragma: no cover - not POSIX: no owners to check
-        return None if path.is_file() else "missing"
-    me = os.getuid()
-    for where, want in ((path.parent, stat.S_ISDIR), (path, stat.S_ISREG)):
-        try:
-            st = os.lstat(where)
-        except FileNotFoundError:
-            return "missing"
-        except OSError as exc:
-            return f"{where} cannot be examined ({reason(exc)})"
-        if not want(st.st_mode):
-            return f"{where} is {kind(st.st_mode)}"
-        if st.st_uid != me:
-            return f"{where} belongs to user {st.st_uid}, not to you ({me})"
-        if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-            return f"{where} is writable by others (mode {stat.S_IMODE(st.st_mode):o})"
-    return None
+    and writable by nobody else, in a folder of the same kind (``files.untrusted``). Otherwise why not."""
+    return untrusted(path.parent, folder=True) or untrusted(path, folder=False)
 
 
 _lib = None

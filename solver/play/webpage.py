@@ -26,6 +26,7 @@ from solver.files import (
     atomic_write,
     cache_dir,
     cache_folder,
+    cache_trusted,
     check_destination,
     check_name,
     replace_folder,
@@ -94,7 +95,11 @@ def is_encoded(table) -> bool:
 
 
 def _read_pair(folder: Path, stem: str):
-    """(descriptor, bytes) from ``stem.json`` and ``stem.bin`` if both are there and agree (size, CRC-32)."""
+    """(descriptor, bytes) from ``stem.json`` and ``stem.bin`` if both are there and agree (size, CRC-32), and
+    in the cache only where nobody else could have written them (``files.cache_trusted``)."""
+    if folder != shipped_dir() / SHIPPED_PAGE and any(cache_trusted(folder / f"{stem}{ext}", folder=False)
+                                                      for ext in (".json", ".bin")):
+        return None
     try:
         desc, blob = json.loads((folder / f"{stem}.json").read_text()), (folder / f"{stem}.bin").read_bytes()
     except (OSError, ValueError):
@@ -179,6 +184,8 @@ def page_game(item, on_decode=None):
         return rules, pagedata.decode(sw, blob, shape), payouts
     path = cache_dir() / "page" / f"shares-{page_stem(N, rules.preset_name(), G)}-{sw['crc32']:08x}.npy"
     try:
+        if cache_trusted(path, folder=False) is not None:
+            raise ValueError("not safe to read")
         C = np.load(path, mmap_mode="r")
         if C.shape != shape[:-1] + (N - 1,) or C.dtype != np.float32:
             raise ValueError("not these shares")

@@ -12,21 +12,25 @@ needs from the kept copy. A file that differs in any byte has another hash
 and is checked in full again, so a corrupted or altered table is refused as
 before.
 
-The cache is trusted as the compiled solver kernel in it is: whoever can
-write there can already change what runs. ``gonuts-solve verify`` always
-checks in full. No numpy here.
+A kept copy is read only where nobody else could have written it
+(``files.cache_trusted``: every folder from the cache's root down, and each
+file, owned by this user and writable by nobody else); otherwise the table is
+checked in full and nothing is kept there, said once. Pruning removes only
+folders of this module's own pattern (64 hex digits) that hold its marker.
+``gonuts-solve verify`` always checks in full. No numpy here.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
 import shutil
 import time
 from pathlib import Path
 
 from solver.errors import GonutsError, TableError
-from solver.files import atomic_write, cache_dir, cache_folder
+from solver.files import atomic_write, cache_dir, cache_folder, cache_trusted, notice, untrusted
 from solver.store.contract import (
     ITEMSIZE,
     Archive,
@@ -37,6 +41,8 @@ from solver.store.contract import (
 )
 
 STAMP = "table.json"
+MARK = "gonuts-solve-checked"      # written first into every folder this module makes: pruning needs it
+OWN = re.compile(r"[0-9a-f]{64}")
 CHUNK = 1 << 20
 KEPT = 8                  # checked tables kept; the least recently used go first
 HASH_FIRST_BYTES = 64 << 20   # larger files have their zip directory and headers checked before hashing
@@ -115,6 +121,8 @@ class CheckedTable:
 def _from_cache(folder: Path, where: str):
     """The kept copy under ``folder`` if it is complete and consistent, else None."""
     try:
+        if any(untrusted(folder / name, folder=False) for name in os.listdir(folder)):
+            return None                                # a file anybody could have written: not read
         info = json.loads((folder / STAMP).read_text())
         meta = info["meta"]
         rules, want = contract(meta, where)
@@ -129,8 +137,10 @@ def _from_cache(folder: Path, where: str):
 
 
 def _keep(folder: Path, meta, raw) -> None:
-    """Write the arrays' bytes, then the stamp (last, atomically): a folder without a stamp is ignored."""
+    """Write the marker, the arrays' bytes, then the stamp (last, atomically): a folder without a stamp is
+    ignored."""
     cache_folder("checked", folder.name)
+    atomic_write(folder / MARK, lambda fh: fh.write(b"gonuts-solve: a checked copy of a table\n"))
     for name, (_, _, data) in raw.items():
         atomic_write(folder / f"{name}.raw", lambda fh, data=data: fh.write(data))
     stamp = json.dumps({"meta": meta}).encode()
@@ -139,15 +149,18 @@ def _keep(folder: Path, meta, raw) -> None:
 
 
 def _prune(root: Path) -> None:
-    """Keep the ``KEPT`` most recently used copies (and no half-written ones older than a day)."""
+    """Keep the ``KEPT`` most recently used copies (and no half-written ones older than a day). Only this
+    module's folders are candidates: a name of 64 hex digits, holding its marker (or, from versions before
+    the marker, its stamp). Anything else in the folder is never touched."""
 
     def used(f):
         try:
             return (f / STAMP).stat().st_mtime
         except OSError:
             return f.stat().st_mtime if time.time() - f.stat().st_mtime < 86400 else 0.0
-    folders = sorted((f for f in root.iterdir() if f.is_dir()), key=used, reverse=True)
-    for f in folders[KEPT:]:
+    own = [f for f in root.iterdir() if OWN.fullmatch(f.name) and f.is_dir() and not f.is_symlink()
+           and ((f / MARK).is_file() or (f / STAMP).is_file())]
+    for f in sorted(own, key=used, reverse=True)[KEPT:]:
         shutil.rmtree(f, ignore_errors=True)
 
 
@@ -163,13 +176,16 @@ def open_table(path, expect=None) -> CheckedTable:
             z.layout()                              # the time it takes to hash all of it is spent
     digest = file_digest(path)
     folder = cache_dir() / "checked" / digest
-    table = _from_cache(folder, where)
+    why = cache_trusted(folder)
+    if why not in (None, "missing"):
+        notice(f"a checked copy of {path.name} in the cache is not used ({why}): checking it in full")
+    table = _from_cache(folder, where) if why is None else None
     if table is None:
         with Archive(path) as z:
             meta, rules, raw = z.read_table()
         table = CheckedTable(where, meta, rules, {name: (d, s) for name, (d, s, _) in raw.items()},
                              memory={name: data for name, (_, _, data) in raw.items()})
-        if file_digest(path) == digest:        # unchanged while it was checked
+        if file_digest(path) == digest and why in (None, "missing"):   # unchanged while it was checked
             try:
                 _keep(folder, meta, raw)
             except (OSError, GonutsError):

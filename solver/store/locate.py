@@ -6,7 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from solver.files import cache_dir
+from solver.files import cache_dir, cache_trusted
 from solver.game.rules import Rules
 
 
@@ -31,9 +31,10 @@ def table_name(rules: Rules) -> str:
 
 
 def find_table(rules: Rules) -> Path | None:
-    """A shipped or cached table for exactly these rules, if one exists."""
+    """A shipped or cached table for exactly these rules, if one exists (a cached one only where nobody
+    else could have written it: ``files.cache_trusted``)."""
     name = table_name(rules)
-    for folder in (shipped_dir(), cache_dir()):
-        if (folder / name).is_file():
-            return folder / name
-    return None
+    if (shipped_dir() / name).is_file():
+        return shipped_dir() / name
+    cached = cache_dir() / name
+    return cached if cache_trusted(cached, folder=False) is None else None
