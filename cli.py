@@ -12,7 +12,8 @@ import sys
 import click
 
 from solver import __version__
-from solver.commands import games, text
+from solver.commands import games, streams, text
+from solver.commands.helptext import HELP
 from solver.commands.options import READINGS, Bounded, emit
 from solver.commands.options import json_option, policies_option, rule_options, run, table_option
 from solver.commands.progress import progress
@@ -24,20 +25,14 @@ from solver.files import check_destination, destination
 
 # -- commands ----------------------------------------------------------------------------------------
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             help=HELP["gonuts-solve"])
 @click.version_option(__version__, prog_name="gonuts-solve")
 def cli():
-    """Optimal play for the dice game Go Nuts!: build win-probability tables and ask them.
-
-    \b
-    Quick start:
-      gonuts-solve advise --scores 23,31 --turn 7 --dice 3
-      gonuts-solve build --players 3 --rules summary --out gn3.npz
-      gonuts-solve info gn3.npz
-    """
+    """The command group; every command's help is in solver/commands/helptext.py."""
 
 
-@cli.command()
+@cli.command(help=HELP["build"])
 @rule_options
 @click.option("--out", type=click.Path(), default=None,
               help="Where to write the table; a folder (or a path ending in /) gets the default name in it. "
@@ -49,15 +44,16 @@ def cli():
 @click.option("--force", is_flag=True, help="Build even when the estimate says it will not fit in memory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def build(knobs, out, resume, checkpoint_every, force, as_json):
-    """Solve a game for optimal play and write its table (.npz)."""
     rules = games.make_rules(knobs)
     out = destination(out or ".", games.table_name(rules))
+    if out.suffix.lower() != ".npz":
+        raise TableError(f"--out {out}: a table is a .npz file (numpy reads it by that name); name it {out.stem}.npz")
     rep = games.build_with_progress(rules, out, resume=resume, force=force,
                                     quiet=as_json, checkpoint_every=checkpoint_every)
     emit(as_json, text.build_json(rules, rep), lambda: text.build(rep))
 
 
-@cli.command()
+@cli.command(help=HELP["advise"])
 @click.option("--scores", required=True, metavar="S0,S1,...",
               help="Banked scores in turn order, yours (the player to move) first.")
 @click.option("--turn", type=Bounded(0), default=0, show_default=True, help="Points collected so far this turn.")
@@ -69,12 +65,6 @@ def build(knobs, out, resume, checkpoint_every, force, as_json):
 @rule_options
 @json_option
 def advise(scores, turn, dice, explain, table_path, knobs, as_json):
-    """Roll or stop? The optimal action and the win probability of each.
-
-    With no --turn and --dice, the question is the start of a turn (0 points,
-    5 dice), where the first roll is forced: the answer is then your chance of
-    winning from here.
-    """
     from solver.play.advise import check_explainable, check_state, table_rules
     score_list = games.ints(scores, "--scores")
     if table_path:
@@ -95,27 +85,21 @@ def advise(scores, turn, dice, explain, table_path, knobs, as_json):
          lambda: text.advice(rules, a) + (("\n" + text.explain(rules, a, why)) if why else ""))
 
 
-@cli.command()
+@cli.command(help=HELP["info"])
 @click.argument("path", type=click.Path(dir_okay=False))
 @json_option
 def info(path, as_json):
-    """A table's rules, solver metadata and headline numbers (checks its integrity)."""
     from solver.store import tables
     t = tables.load(path)
     emit(as_json, text.info_json(path, t), lambda: text.info(path, t))
 
 
-@cli.command()
+@cli.command(help=HELP["verify"])
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--tol", type=Bounded(real=True, above=0.0), default=None,
               help="Largest Bellman error accepted. [default: the table's tolerance, at least 1e-12]")
 @json_option
 def verify(path, tol, as_json):
-    """Recheck every state of a table by an independent Bellman operator.
-
-    Exits 1 when the largest error exceeds the tolerance or any decision differs
-    from the optimal one by more than a tie (1e-9).
-    """
     from solver.store import tables
     from solver.store.verify import verify as verify_table
     t = tables.load(path)
@@ -126,14 +110,13 @@ def verify(path, tol, as_json):
         raise TableError(f"{path} failed verification")
 
 
-@cli.command()
+@cli.command(help=HELP["evaluate"])
 @policies_option
 @click.option("--both-orders", is_flag=True, help="Also average over which seat moves first.")
 @table_option
 @rule_options
 @json_option
 def evaluate(policies, both_orders, table_path, knobs, as_json):
-    """Exact win probability of each seat when each follows its own policy (no sampling)."""
     from solver.lab.strategy import evaluate_policies
     specs, rules, pols, table, report = games.policy_game(knobs, policies, table_path, as_json)
     with progress("evaluating", not as_json and rules.players >= 3) as bar:
@@ -142,7 +125,7 @@ def evaluate(policies, both_orders, table_path, knobs, as_json):
          lambda: text.evaluate(rules, specs, ev, both_orders, report))
 
 
-@cli.command()
+@cli.command(help=HELP["simulate"])
 @policies_option
 @click.option("--games", "n_games", type=Bounded(1, 100_000_000), default=100_000, show_default=True,
               help="Games to play.")
@@ -152,7 +135,6 @@ def evaluate(policies, both_orders, table_path, knobs, as_json):
 @rule_options
 @json_option
 def simulate(policies, n_games, seed, table_path, knobs, as_json):
-    """Play whole games literally, dice by dice and dog die by dog die; win rates with 95% intervals."""
     from solver.lab.strategy import simulate_policies
     specs, rules, pols, _, report = games.policy_game(knobs, policies, table_path, as_json)
     with progress("playing", not as_json) as bar:
@@ -161,17 +143,11 @@ def simulate(policies, n_games, seed, table_path, knobs, as_json):
          lambda: text.simulate(rules, specs, n_games, seed, rep, report))
 
 
-@cli.command("simple-rules")
+@cli.command("simple-rules", help=HELP["simple-rules"])
 @table_option
 @rule_options
 @json_option
 def simple_rules_cmd(table_path, knobs, as_json):
-    """The best simple rules a person can remember, and how much each gives up against optimal play.
-
-    Every candidate is evaluated exactly against optimal opponents, averaged over
-    the seats, many at once (solver/lab/versus.py): seconds for 2 and 3 players,
-    8 to 12 minutes and 6 GB of memory for 4 players at target 50.
-    """
     from solver.lab.strategy import simple_rules
     table = games.table_for(knobs, table_path)
     with progress("exact evaluations", not as_json) as bar:
@@ -179,7 +155,7 @@ def simple_rules_cmd(table_path, knobs, as_json):
     emit(as_json, text.simple_rules_json(table.rules, rep), lambda: text.simple_rules(table.rules, rep))
 
 
-@cli.command()
+@cli.command(help=HELP["fair"])
 @click.option("--players", type=Bounded(2, 4), default=2, show_default=True, help="Number of players.")
 @click.option("--rules", "preset", type=READINGS, default="rulebook", show_default=True, help="Reading of the rules.")
 @click.option("--target", type=Bounded(1), default=50, show_default=True, help="Points needed to win.")
@@ -188,12 +164,6 @@ def simple_rules_cmd(table_path, knobs, as_json):
 @table_option
 @json_option
 def fair(players, preset, target, head_starts, table_path, as_json):
-    """Fair head starts: the points each later seat starts with to even out the first player's advantage.
-
-    Exact, from the table: every seat's win probability under optimal play, for every
-    vector of integer head starts; the fairest has the smallest largest deviation
-    from 1/N (ties: the smallest head starts).
-    """
     from solver.lab.fair import check_heads, fair_start
     heads = None if head_starts is None else check_heads(players, target, games.ints(head_starts, "--head-starts"))
     table = games.table_for({"players": players, "preset": preset, "target": target}, table_path, players)
@@ -201,14 +171,13 @@ def fair(players, preset, target, head_starts, table_path, as_json):
     emit(as_json, {"rules": table.rules.to_dict(), **res.to_dict()}, lambda: text.fair(table.rules, res, heads))
 
 
-@cli.command()
+@cli.command(help=HELP["plot"])
 @click.argument("kind", type=click.Choice(["boundary", "win", "payout"]))
 @click.option("--out", type=click.Path(), default=None,
               help="Image file (.png, .svg or .pdf), or a folder for the default name. [default: gonuts-KIND.png]")
 @table_option
 @rule_options
 def plot(kind, out, table_path, knobs):
-    """Draw the stopping boundary, the win probability, or the Go Nuts! payouts."""
     from solver.lab import plots
     out = check_destination(destination(out or ".", f"gonuts-{kind}.png"))
     plots.pyplot()
@@ -216,10 +185,10 @@ def plot(kind, out, table_path, knobs):
         plots.payout(games.table_for(knobs, table_path).rules if table_path else games.make_rules(knobs), out)
     else:
         getattr(plots, kind)(games.table_for(knobs, table_path), out)
-    click.echo(f"wrote {out}")
+    streams.out(f"wrote {out}")
 
 
-@cli.command()
+@cli.command(help=HELP["web"])
 @click.option("--out", type=click.Path(), default=None,
               help="Where to write the page, or a folder for the default name. [default: gonuts.html]")
 @click.option("--site", type=click.Path(file_okay=False), default=None,
@@ -231,37 +200,31 @@ def plot(kind, out, table_path, knobs):
 @click.option("--target", type=Bounded(1, 200), default=50, show_default=True, help="Points needed to win.")
 @click.option("--json", "as_json", is_flag=True, help="Print a summary as one JSON object.")
 def web(out, site, force, players_text, rules_text, target, as_json):
-    """Write the web page, offline: one self-contained HTML file that makes no network request, or with
-    --site a static site that installs as an app. The defaults take seconds (4 players at target 50 ship
-    as page data); other tables are built once and cached (4 players: about 20 s each)."""
     from solver.play import webpage
     if out and site:
         raise UsageError("give --out (one file) or --site (a folder), not both")
-    wanted = webpage.games_asked(players_text, rules_text)
+    wanted = games.games_asked(players_text, rules_text)
     out = None if site else destination(out or ".", "gonuts.html")
     webpage.check_output(out, site, force)
     done = games.write_web(wanted, target, out, site, force)
     emit(as_json, done, lambda: text.web(done, site))
 
 
-@cli.command()
+@cli.command(help=HELP["review"])
 @click.argument("record_path", metavar="GAME.json", type=click.Path(dir_okay=False))
-@click.option("--seat", type=Bounded(0, 3), default=None, help="The seat to review, numbered as in the record (0 moves "
-              "first). [default: the record's \"you\"; every seat of a history]")
+@click.option("--seat", type=Bounded(1, 4), default=None, help="The seat to review, 1 to 4 (seat 1 moves first; "
+              "the record's own \"you\" field counts from 0). [default: the record's \"you\"; every seat of a history]")
 @click.option("--all-seats", is_flag=True, help="Review every seat (a table game holds them all).")
 @click.option("--game", type=Bounded(1), default=None, help="Of a history file (the page's Table export): this game "
               "only, numbered from 1, newest first. [default: all]")
 @json_option
 def review(record_path, seat, all_seats, game, as_json):
-    """Review a game record from the web page (or a table's history): each decision of a seat against the
-    optimal one, and how much of the seat's change in win probability the dice, its own decisions and the
-    others' made."""
     from solver.commands.reviews import review_file
     obj, words = review_file(record_path, seat, all_seats, game)
     emit(as_json, obj, lambda: words)
 
 
-@cli.command()
+@cli.command(help=HELP["practice"])
 @click.option("--seed", type=Bounded(0, 2 ** 32 - 1), default=None, help="Seed of the draw, 0 to 2^32 - 1 (the "
               "page's practice({seed}) draws the same). [default: a new one, printed]")
 @click.option("--count", type=Bounded(1, 100), default=None, help="Decisions to draw. [default: 10]")
@@ -272,17 +235,17 @@ def review(record_path, seat, all_seats, game, as_json):
 @click.option("--date", default=None, metavar="YYYY-MM-DD", help="With --daily: the set of this date. [default: today]")
 @json_option
 def practice(seed, count, players, preset, daily, date, as_json):
-    """Roll or stop? Decisions drawn from seeded games of optimal play, half of them close calls: each asked
-    (r or s), then right or wrong, its cost, both chances and why; the score is the mean loss per decision.
-    With --json: the decisions, with the keys of advise --json."""
     from solver.commands import drills
     from solver.play.practice import draw
     seed, count, players, preset, day = drills.question(seed, count, players, preset, daily, date)
+    if not as_json and sys.stdin is None:
+        raise UsageError("practice asks its questions on standard input, which is closed; give it a terminal "
+                         "or a file of answers, or use --json to print the decisions")
     values = drills.values_for(players, preset)
     picks = draw(values, seed, count)
     if as_json:
         return emit(True, drills.as_json(values, picks, seed, day), None)
-    drills.quiz(values, picks, seed, day, drills.ask, click.echo)
+    drills.quiz(values, picks, seed, day, drills.ask, streams.out)
 
 
 # -- entry point ---------------------------------------------------------------------------------------

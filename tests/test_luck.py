@@ -231,7 +231,7 @@ def test_review_prints_the_split_in_points_and_json_in_probabilities(tmp_path, r
         assert s["luck"] + s["own_decisions"] + s["others_decisions"] + s["banked_turns"] == \
             pytest.approx(s["end"] - s["start"], abs=1e-9)
         assert 0 <= s["start"] <= 1 and s["own_decisions"] <= 1e-12
-    p = run("--seat", "1")
+    p = run("--seat", "2")                        # the second seat: seats count from 1 on the command line
     assert p.returncode == 0, p.stderr
     line = p.stdout.strip().splitlines()[-1]
     s = seats[1]

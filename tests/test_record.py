@@ -255,16 +255,16 @@ def test_review_of_a_table_game_by_seat(tmp_path):
     def review(*args):
         return subprocess.run([sys.executable, "-m", "cli", "review", str(path), *args], cwd=root,
                               capture_output=True, text=True, timeout=300)
-    one = json.loads(review("--seat", "0", "--json").stdout)
+    one = json.loads(review("--seat", "1", "--json").stdout)          # seats count from 1 on the command line
     assert one["seat"] == 0 and [d["event"] for d in one["decisions"]] == [1, 3]
     both = json.loads(review("--all-seats", "--json").stdout)["seats"]
     assert both[0] == one and both[1]["seat"] == 1 and both[1]["decisions"] == []
-    p = review("--seat", "1")
+    p = review("--seat", "2")
     assert p.returncode == 0 and p.stdout.strip().count("\n") == 1
     assert "seat 2: no decisions to review in this record" in p.stdout
     assert p.stdout.strip().splitlines()[1].startswith("Ben: ")          # its luck line
-    p = review("--seat", "2")
-    assert p.returncode == 1 and p.stderr.strip() == "gonuts-solve: error: seat 2 does not exist with 2 players (0 to 1)"
+    p = review("--seat", "3")
+    assert p.returncode == 2 and p.stderr.strip() == "gonuts-solve: error: --seat 3: this game has 2 players (seats 1 to 2)"
 
 
 def test_hostile_record_files_are_one_line_and_never_an_internal_error(tmp_path):

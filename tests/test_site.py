@@ -335,7 +335,7 @@ def test_a_table_game_on_one_phone_reviews_every_seat_like_the_cli(browser, cach
     for k in range(players):
         js = c.page.evaluate("([r, k]) => window.gonuts.core.review(r, k)", [record, k])
         py = cli_seats[k]
-        one = subprocess.run([sys.executable, "-m", "cli", "review", str(path), "--seat", str(k), "--json"], cwd=ROOT,
+        one = subprocess.run([sys.executable, "-m", "cli", "review", str(path), "--seat", str(k + 1), "--json"], cwd=ROOT,
                              env=env, capture_output=True, text=True, timeout=300)
         assert json.loads(one.stdout) == py
         assert [d["event"] for d in js["decisions"]] == [d["event"] for d in py["decisions"]]

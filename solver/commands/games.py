@@ -6,13 +6,15 @@ from pathlib import Path
 
 from solver.commands.progress import progress, progress_every, say
 from solver.engine.settings import check_environment as kernel_environment
-from solver.errors import CompileError, GonutsError, TableError, UsageError
+from solver.errors import CompileError, GonutsError, TableError, UsageError, show
 from solver.files import cache_dir, cache_folder
 from solver.game.rules import Rules, preset
-from solver.numbers import wholes
+from solver.numbers import whole, wholes
 from solver.store.locate import find_table, table_name
 
 KNOBS = ("game", "players", "target", "preset", "faces", "dog", "speed")
+PAGE_PLAYERS = (2, 3, 4)                     # the games the web page can hold
+PAGE_READINGS = ("rulebook", "summary")
 
 
 def ints(text, name, count=None) -> list:
@@ -240,10 +242,51 @@ REVIEW_BUILD_SECONDS = 10.0      # a record's review builds a missing table only
 
 
 def record_table(rules):
-    """The table to review a record of these rules with. A record is anybody's file: a missing table is
-    built only when the estimate says it is quick; beyond that the refusal names the command."""
-    return load_for({"players": rules.players, "preset": rules.preset_name(), "target": rules.target},
-                    rules.players, max_seconds=REVIEW_BUILD_SECONDS, page=lambda table: table)
+    """The table to review a record of these rules with (``record_tables`` of one game)."""
+    return record_tables([(1, rules)], lambda k, message: message)[rules]
+
+
+def record_tables(wanted, named) -> dict:
+    """{rules: table} to review the games ``wanted`` ((game number, rules), ...) with. A record is anybody's
+    file: every table is found (shipped, cached, or the page's values where the exact one cannot be built
+    quickly) or its build estimated first, and the builds of the whole file are held together to
+    ``REVIEW_BUILD_SECONDS``, before any table is read or built; beyond that the refusal names the game and
+    the command that builds its table. ``named(k, message)`` prefixes a message with its game."""
+    firsts, builds, total = {}, [], 0.0
+    for k, rules in wanted:
+        firsts.setdefault(rules, k)
+    for rules, k in firsts.items():
+        if find_table(rules) is not None:
+            continue
+        try:
+            est = check_build(rules, cache_folder() / table_name(rules), force=None)
+        except CompileError:
+            if page_table_available(rules):
+                continue
+            raise
+        except GonutsError as exc:
+            raise type(exc)(named(k, exc)) from None
+        if est.seconds > REVIEW_BUILD_SECONDS and page_table_available(rules):
+            continue
+        builds.append((k, rules, est))
+        total += est.seconds
+    if total > REVIEW_BUILD_SECONDS:
+        k, rules, est = max(builds, key=lambda b: b[2].seconds)
+        raise TooLong(named(k, f"no table for {rules.describe()} yet; building the tables of this file takes "
+                               f"about {total:.0f} s (this one {est.brief()}), so build them first: "
+                               f"{build_command(rules, cache_folder())}{os.sep}"))
+    out = {}
+    for rules, k in firsts.items():
+        out[rules] = load_for({"players": rules.players, "preset": rules.preset_name(), "target": rules.target},
+                              rules.players, max_seconds=REVIEW_BUILD_SECONDS, page=lambda table: table)
+    return out
+
+
+def page_table_available(rules) -> bool:
+    """Whether the page's values of ``rules`` are shipped (``pagetable.page_table`` can answer)."""
+    from solver.play import webpage  # deferred for start-up: the page's data import numpy
+    return rules.game == "gonuts" and webpage.shipped_game(rules.players, rules.preset_name(), rules.target) \
+        is not None
 
 
 def write_web(wanted, target, out, site, force) -> dict:
@@ -266,3 +309,28 @@ def write_web(wanted, target, out, site, force) -> dict:
         size, files = webpage.write(out, webpage.page(loaded)), 1
     return {"path": str(site or out), "bytes": size, "files": files, "games": [f"{n}-{r}" for n, r in wanted],
             "target": target}
+
+
+def games_asked(players_text: str, rules_text: str) -> list:
+    """``web``'s ``--players 2,3 --rules rulebook`` -> [(2, "rulebook"), (3, "rulebook")]; a value that is
+    not one of the choices exits 2 and a number out of range 1, as in every command."""
+    players = parse_list(players_text, PAGE_PLAYERS, "players")
+    return [(n, r) for n in players for r in parse_list(rules_text, PAGE_READINGS, "rules")]
+
+
+def parse_list(text: str, allowed, what: str) -> tuple:
+    """'2,3' -> (2, 3), refusing anything not in ``allowed`` by name (numbers read by ``solver.numbers``)."""
+    fields = [x.strip() for x in str(text).split(",")]
+    if not any(fields):
+        raise UsageError(f"--{what}: give at least one of {', '.join(map(str, allowed))}")
+    if not all(fields):
+        raise UsageError(f"--{what}: an empty item in {show(str(text))}; give {', '.join(map(str, allowed))}")
+    out = []
+    for x in fields:
+        value = whole(x, f"--{what}") if isinstance(allowed[0], int) else x
+        if value not in allowed:                # as in every command: a name not among the choices exits 2,
+            error = GonutsError if isinstance(value, int) else UsageError      # a number out of range 1
+            raise error(f"--{what}: {show(x)} is not one of {', '.join(map(str, allowed))}")
+        if value not in out:
+            out.append(value)
+    return tuple(out)

@@ -15,8 +15,9 @@ import os
 import click
 
 from solver import numbers
-from solver.commands import games, signals
+from solver.commands import games, signals, streams
 from solver.errors import GonutsError, UsageError, one_line
+from solver.files import reason
 
 EXIT_REFUSED, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 
@@ -82,35 +83,68 @@ policies_option = click.option(
 
 
 def emit(as_json, data, words):
-    """Print the JSON object, or the words (a function, so that --json never formats them)."""
-    click.echo(json.dumps(data) if as_json else words())
+    """Print the JSON object, or the words (a function, so that --json never formats them; control characters
+    from files written escaped: ``streams.clean``)."""
+    streams.out(json.dumps(data) if as_json else words())
 
 
 def run(group, argv=None) -> int:
     """Run the command line ``group`` on ``argv``; every failure is one line on stderr. Returns the exit code
-    (cli.py exits with it: the library never exits): 0, or 1, 2, 3 as above, or a signal's 128 + n."""
+    (cli.py exits with it: the library never exits): 0, or 1, 2, 3 as above, or a signal's 128 + n. An answer
+    that cannot be written (stdout closed, full or gone) is exit 1, never 0 (``streams``)."""
+    closed = streams.prepare()
+    if closed is not None:
+        streams.err(f"gonuts-solve: error: {closed}")
+        return EXIT_REFUSED
+    code = _run(group, argv)
+    lost = streams.finish()
+    if lost is not None:
+        streams.err(f"gonuts-solve: error: {lost}")
+        return EXIT_REFUSED if code == 0 else code
+    return code
+
+
+def _run(group, argv) -> int:
     try:
         with signals.handled():
             games.check_environment()
             rv = group.main(args=argv, prog_name="gonuts-solve", standalone_mode=False)
     except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("gonuts-solve: interrupted", err=True)
+        streams.err("gonuts-solve: interrupted")
         return signals.exit_code()
     except click.ClickException as exc:
-        click.echo(f"gonuts-solve: error: {one_line(exc.format_message())}", err=True)
+        message = exc.format_message()
+        if "unexpected extra argument" in message:
+            message += "; a list takes commas and no spaces, as in --scores 23,31"
+        streams.err(f"gonuts-solve: error: {one_line(message)}")
         return EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code or EXIT_REFUSED
     except GonutsError as exc:
         interrupted = type(exc).__name__ == "BuildInterrupted"
-        click.echo(f"gonuts-solve: {'' if interrupted else 'error: '}{one_line(exc)}", err=True)
+        streams.err(f"gonuts-solve: {'' if interrupted else 'error: '}{one_line(exc)}")
         return signals.exit_code() if interrupted else EXIT_USAGE if isinstance(exc, UsageError) else EXIT_REFUSED
     except MemoryError:
-        click.echo("gonuts-solve: error: out of memory", err=True)
+        streams.err("gonuts-solve: error: out of memory")
+        return EXIT_REFUSED
+    except OSError as exc:
+        if not _is_stdout(exc):
+            return _internal(exc)
+        streams.err(f"gonuts-solve: error: {streams.lose(reason(exc))}")      # the answer could not be written
         return EXIT_REFUSED
     except Exception as exc:  # never a traceback for a user; GONUTS_DEBUG=1 shows it
-        if os.environ.get("GONUTS_DEBUG"):
-            raise
-        head, tail = f"gonuts-solve: internal error: {type(exc).__name__}: ", " (please report; GONUTS_DEBUG=1 " \
-            "shows it)"
-        click.echo(f"{head}{one_line(exc, head + tail)}{tail}", err=True)
-        return EXIT_INTERNAL
+        return _internal(exc)
     return rv if isinstance(rv, int) else 0
+
+
+def _is_stdout(exc: OSError) -> bool:
+    """Whether an OSError is a write to stdout that failed (EPIPE, ENOSPC on a redirect), said by run()."""
+    import errno  # deferred for start-up: only a failed write needs it
+    return exc.errno in (errno.EPIPE, errno.ENOSPC, errno.EIO) or isinstance(exc, BrokenPipeError)
+
+
+def _internal(exc) -> int:
+    if os.environ.get("GONUTS_DEBUG"):
+        raise exc
+    head, tail = f"gonuts-solve: internal error: {type(exc).__name__}: ", " (please report; GONUTS_DEBUG=1 " \
+        "shows it)"
+    streams.err(f"{head}{one_line(exc, head + tail)}{tail}")
+    return EXIT_INTERNAL

@@ -20,8 +20,13 @@ def progress_every() -> float:
 
 
 def say(text: str) -> None:
-    """One line on stderr."""
-    print(text, file=sys.stderr, flush=True)
+    """One line on stderr, if it is open (a closed stderr drops it: never onto stdout)."""
+    if sys.stderr is None:
+        return
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
 
 
 class Progress:
@@ -72,8 +77,9 @@ class Progress:
 
 @contextlib.contextmanager
 def progress(label, enabled=True):
-    """The progress reporter for one piece of long work (None when disabled), closed however it ends."""
-    bar = Progress(label) if enabled else None
+    """The progress reporter for one piece of long work (None when disabled, or stderr closed), closed
+    however it ends."""
+    bar = Progress(label) if enabled and sys.stderr is not None else None
     try:
         yield bar
     finally:

@@ -25,27 +25,31 @@ def records_of(data) -> tuple[list, bool]:
 
 
 def review_file(path, seat, all_seats: bool, game) -> tuple[dict, str]:
-    """(the --json object, the words) of ``review PATH``; every game and seat checked before any table."""
+    """(the --json object, the words) of ``review PATH``; ``seat`` counts from 1 (None: the record's "you").
+    Every game and seat is checked, and every table found or its build estimated (the whole file held to
+    ``games.REVIEW_BUILD_SECONDS``), before any table is read or built; a refusal names its game."""
     found, history = records_of(read_file(path))
     if game is not None and not history:
         raise UsageError("--game picks one game of a history file (the page's Table export); this is one record")
     if game is not None and game > len(found):
         raise UsageError(f"--game {game}: the history holds {len(found)} game{'s' if len(found) != 1 else ''}")
     picked = [(game, found[game - 1])] if game is not None else list(enumerate(found, 1))
+
+    def named(k, message):
+        return f"game {k}: {message}" if history else message
     jobs = []
     for k, record in picked:
         try:
             rep = replay(record)
         except RecordError as exc:
-            raise RecordError(f"game {k}: {exc}" if history else str(exc)) from None
+            raise RecordError(named(k, exc)) from None
+        N = rep.rules.players
+        if seat is not None and seat > N:
+            raise UsageError(named(k, f"--seat {seat}: this game has {N} players (seats 1 to {N})"))
         every = all_seats or (history and seat is None)
-        seats = range(rep.rules.players) if every else [rep.you if seat is None else seat]
-        [rep.of(s) for s in seats]                # every seat checked before a table is read or built
+        seats = range(N) if every else [rep.you if seat is None else seat - 1]
         jobs.append((k, rep, seats))
-    tables = {}
-    for _, rep, _ in jobs:                        # every table read (or refused) before any review
-        if rep.rules not in tables:
-            tables[rep.rules] = games.record_table(rep.rules)
+    tables = games.record_tables([(k, rep.rules) for k, rep, _ in jobs], named)
     done = []
     for k, rep, seats in jobs:
         rvs = reviews(rep, tables[rep.rules], seats)

@@ -39,7 +39,8 @@ def check_heads(N: int, G: int, head_starts) -> tuple:
     """Head starts for seats 2..N of an N-player game to G, or a StateError saying what is wrong."""
     heads = tuple(head_starts)
     if len(heads) != N - 1:
-        raise StateError(f"give {N - 1} head starts, one for each seat after the first; got {len(heads)}")
+        raise StateError(f"give {N - 1} head start{'s' if N != 2 else ''}, one for each seat after the first "
+                         f"(--players {N}); got {len(heads)}")
     for h in heads:
         if not 0 <= h < G:
             raise StateError(f"head start {h} is outside 0..{G - 1}: a seat that starts at {G} has already won")

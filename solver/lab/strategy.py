@@ -42,7 +42,8 @@ def resolve(specs, rules: Rules, optimal=None, table=None, progress=None) -> lis
     """
     specs = [s for s in specs]
     if len(specs) != rules.players:
-        raise PolicyError(f"give one policy per seat: {rules.players} players, {len(specs)} policies")
+        raise PolicyError(f"give one policy per seat: {rules.players} players, {len(specs)} "
+                          f"polic{'y' if len(specs) == 1 else 'ies'}")
     cache = {}
 
     def opt():

@@ -162,8 +162,9 @@ def daily_seed(day: _dt.date) -> int:
 
 def read_date(text: str) -> _dt.date:
     try:
-        if len(text) != 10:
-            raise ValueError
+        if not (len(text) == 10 and text[4] == text[7] == "-" and (text[:4] + text[5:7] + text[8:]).isascii()
+                and (text[:4] + text[5:7] + text[8:]).isdigit()):
+            raise ValueError                       # YYYY-MM-DD only: no week date (2026-W49-3), no other digits
         return _dt.date.fromisoformat(text)
     except ValueError:
         raise UsageError(f"a date is written YYYY-MM-DD, such as 2026-12-01, not {show(text)}") from None

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from solver import __version__
-from solver.errors import GonutsError, show
+from solver.errors import GonutsError
 from solver.files import (
     atomic_write,
     cache_dir,
@@ -34,7 +34,6 @@ from solver.files import (
 from solver.game.moves import faces_table
 from solver.game.rules import N_DICE, Rules, preset
 from solver.lab.policies import maxpoints
-from solver.numbers import whole
 from solver.play import icons, pagedata, practice
 from solver.play.explain import nuts_means
 from solver.play.record import FORMAT, MAX_DEPTH, MAX_EVENTS, MAX_RECORD_BYTES, PAGE_TARGET, VERSION
@@ -44,7 +43,6 @@ ASSETS = Path(__file__).resolve().parent / "web"
 # The UI's modules (web/ui/), in the order the page runs them: the shared part, a module per tab, the start.
 UI_MODULES = ("common.js", "owner.js", "advise.js", "play.js", "coach.js", "table.js", "history.js", "review.js",
               "practice.js", "main.js")
-PLAYERS = (2, 3, 4)
 READINGS = ("rulebook", "summary")
 TARGET = 50
 # The single file makes no request at all; the site fetches its own files only (and may register its worker).
@@ -404,29 +402,6 @@ def _site_files(folder: Path, force: bool) -> tuple[set, set, set]:
         raise GonutsError(f"--site {folder} holds other files ({other[0]}{' and more' if len(other) > 1 else ''}); "
                           "give an empty or new folder, or --force to write beside them")
     return own & present, set(other), listed & present
-
-
-def games_asked(players_text: str, rules_text: str) -> list:
-    """``--players 2,3 --rules rulebook`` -> [(2, "rulebook"), (3, "rulebook")]."""
-    players = parse_list(players_text, PLAYERS, "players")
-    return [(n, r) for n in players for r in parse_list(rules_text, READINGS, "rules")]
-
-
-def parse_list(text: str, allowed, what: str) -> tuple:
-    """'2,3' -> (2, 3), refusing anything not in ``allowed`` by name (numbers read by ``solver.numbers``)."""
-    fields = [x.strip() for x in str(text).split(",")]
-    if not any(fields):
-        raise GonutsError(f"--{what}: give at least one of {', '.join(map(str, allowed))}")
-    if not all(fields):
-        raise GonutsError(f"--{what}: an empty item in {show(str(text))}; give {', '.join(map(str, allowed))}")
-    out = []
-    for x in fields:
-        value = whole(x, f"--{what}") if isinstance(allowed[0], int) else x
-        if value not in allowed:
-            raise GonutsError(f"--{what}: {show(x)} is not one of {', '.join(map(str, allowed))}")
-        if value not in out:
-            out.append(value)
-    return tuple(out)
 
 
 def write(path, html: str) -> int:
