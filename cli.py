@@ -46,8 +46,6 @@ def cli():
 def build(knobs, out, resume, checkpoint_every, force, as_json):
     rules = games.make_rules(knobs)
     out = destination(out or ".", games.table_name(rules))
-    if out.suffix.lower() != ".npz":
-        raise TableError(f"--out {out}: a table is a .npz file (numpy reads it by that name); name it {out.stem}.npz")
     rep = games.build_with_progress(rules, out, resume=resume, force=force,
                                     quiet=as_json, checkpoint_every=checkpoint_every)
     emit(as_json, text.build_json(rules, rep), lambda: text.build(rep))

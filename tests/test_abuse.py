@@ -477,7 +477,7 @@ def test_an_empty_or_relative_home_never_puts_the_cache_at_the_root(tmp_path, mo
 
 def test_a_cache_path_through_a_file_names_the_file(tmp_path):
     (tmp_path / "FILE").write_text("x")
-    code, _, err = call(["build", "--target", "5", "--out", tmp_path / "t.npz"],
-                        GONUTS_SOLVE_CACHE=tmp_path / "FILE" / "sub", GONUTS_SOLVE_KERNEL="compile")
-    line = one_line(code, err)
+    p = proc("build", "--target", "5", "--out", tmp_path / "t.npz",
+             env={"GONUTS_SOLVE_CACHE": str(tmp_path / "FILE" / "sub"), "GONUTS_SOLVE_KERNEL": "compile"})
+    line = one_line(p.returncode, p.stderr)
     assert "FILE is a file, not a folder" in line and "File exists" not in line

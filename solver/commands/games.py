@@ -85,6 +85,9 @@ def check_build(rules, out, resume=False, force=False, max_seconds=None):
     from solver.engine.resources import check_fits  # deferred for start-up: see load_for
     from solver.store import build as builder  # deferred for start-up: see load_for
     builder.check_destination(out, rules, resume)
+    if Path(out).suffix.lower() != ".npz":
+        raise TableError(f"--out {out}: a table is a .npz file (numpy reads it by that name); name it "
+                         f"{Path(out).stem}.npz")
     kernels.needs_compile()           # no kernel and no compiler (or a $CC that names none): refused now
     est = check_fits(rules, force=force)
     if max_seconds is not None and est.seconds > max_seconds:
