@@ -16,7 +16,7 @@ from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_ext import build_ext
 
 GCC_FLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math", "-std=c99"]
-MSVC_FLAGS = ["/O2", "/fp:precise"]
+MSVC_FLAGS = ["/O2", "/fp:precise", "/std:c11"]
 
 
 def x86_64_target() -> bool:
@@ -46,13 +46,17 @@ class BuildKernels(build_ext):
 
 
 class PlatformWheel(bdist_wheel):
-    """The wheel holds a compiled library but uses no Python ABI: ``py3-none-<platform>``."""
+    """The wheel holds a compiled library but uses no Python ABI: ``py3-none-<platform>`` (``py3-none-any``
+    where no kernel could be compiled)."""
 
     def finalize_options(self):
         super().finalize_options()
         self.root_is_pure = False
 
     def get_tag(self):
+        built = [path for path in self.get_finalized_command("build_ext").get_outputs() if os.path.exists(path)]
+        if not built:                   # no compiler where it was built: pure, the kernel compiled at first use
+            return "py3", "none", "any"
         _, _, plat = super().get_tag()
         return "py3", "none", plat
 

@@ -22,7 +22,7 @@ from tests.table_digests import FIXTURE, build_all
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.source
 SOURCE = ROOT / "solver" / "engine" / "kernels.c"
-GCC_FLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math", "-shared", "-std=c99", "-Wall", "-Wextra", "-Werror"]
+GCC_FLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math", "-shared", "-std=c99", "-Wall", "-Wextra", "-Wvla", "-Werror"]
 
 # Just what kernels.c includes, for clang-cl's MSVC mode (the Windows SDK's headers are not on Linux).
 MSVC_STUBS = {
@@ -68,8 +68,9 @@ def test_the_kernel_compiles_as_msvc_reads_c(tmp_path, arch):
         (tmp_path / name).write_text(text)
     resource = subprocess.run([clang, "-print-resource-dir"], capture_output=True, text=True).stdout.strip()
     p = subprocess.run([clang, "--driver-mode=cl", "--target=x86_64-pc-windows-msvc", "/X", "-imsvc", str(tmp_path),
-                        "-imsvc", f"{resource}/include", "/c", "/O2", "/fp:precise", "/TC", "/W3", "/WX", *arch,
-                        f"/Fo{tmp_path / 'k.obj'}", "--", str(SOURCE)], capture_output=True, text=True, timeout=120)
+                        "-imsvc", f"{resource}/include", "/c", "/O2", "/fp:precise", "/std:c11", "/TC", "/W3", "/WX",
+                        "-Wvla", *arch, f"/Fo{tmp_path / 'k.obj'}", "--", str(SOURCE)], capture_output=True, text=True,
+                       timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr
     assert (tmp_path / "k.obj").stat().st_size > 10_000
 
