@@ -198,12 +198,12 @@ def plot(kind, out, table_path, knobs):
 @click.option("--target", type=Bounded(1, 200), default=50, show_default=True, help="Points needed to win.")
 @click.option("--json", "as_json", is_flag=True, help="Print a summary as one JSON object.")
 def web(out, site, force, players_text, rules_text, target, as_json):
-    from solver.play import webpage
+    from solver.play import website
     if out and site:
         raise UsageError("give --out (one file) or --site (a folder), not both")
     wanted = games.games_asked(players_text, rules_text)
     out = None if site else destination(out or ".", "gonuts.html")
-    webpage.check_output(out, site, force)
+    website.check_output(out, site, force)
     done = games.write_web(wanted, target, out, site, force)
     emit(as_json, done, lambda: text.web(done, site))
 

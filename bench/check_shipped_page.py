@@ -1,6 +1,6 @@
 """The shipped 4-player page data (tables/page/) against a fresh encoding of fresh builds.
 
-The page's 4-player games are shipped as their encoded data (``webpage.shipped_game``), so that the first
+The page's 4-player games are shipped as their encoded data (``pagevalues.shipped_game``), so that the first
 ``gonuts-solve web`` needs neither the 4-player tables (200 MB each, a minute to build) nor the encoding.
 This builds both 4-player tables at the page's target from nothing (a private cache: about 20 s each
 here), encodes them as ``web`` would, and compares with what is shipped:
@@ -41,20 +41,20 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="gonuts-shipped-page-") as cache:
         os.environ["GONUTS_SOLVE_CACHE"] = cache      # nothing from the user's cache: a fresh encoding
         from solver.game.rules import preset
-        from solver.play import webpage
+        from solver.play import pagegames, pagevalues
         from solver.store import build, tables
         from solver.store.locate import shipped_dir
-        out = shipped_dir() / webpage.SHIPPED_PAGE
+        out = shipped_dir() / pagevalues.SHIPPED_PAGE
         bad = 0
         for reading in READINGS:
-            rules = preset(reading, players=4, target=webpage.TARGET)
-            stem = webpage.page_stem(4, reading, webpage.TARGET)
+            rules = preset(reading, players=4, target=pagegames.TARGET)
+            stem = pagevalues.page_stem(4, reading, pagegames.TARGET)
             path = (args.tables or Path(cache)) / f"{stem}.npz"
             t0 = time.perf_counter()
             if not path.is_file():
                 build.build(rules, path)
             built = time.perf_counter() - t0
-            d, blob = webpage.game_data(tables.load(path, expect=rules))
+            d, blob = pagegames.game_data(tables.load(path, expect=rules))
             encoded = time.perf_counter() - t0 - built
             if args.write:
                 out.mkdir(exist_ok=True)
@@ -62,7 +62,7 @@ def main(argv=None) -> int:
                 (out / f"{stem}.json").write_text(json.dumps(d, sort_keys=True, indent=1) + "\n")
                 print(f"{stem}: wrote {len(blob):,} bytes (built in {built:.1f} s, encoded in {encoded:.1f} s)")
                 continue
-            shipped = webpage.shipped_game(4, reading, webpage.TARGET)
+            shipped = pagevalues.shipped_game(4, reading, pagegames.TARGET)
             if shipped is None:
                 print(f"{stem}: MISSING or damaged in {out}")
                 bad += 1

@@ -1,7 +1,7 @@
 """The page's data and the numbers Python gives for it, as fixtures that ``node --test tests/js`` reads on
 its own (no environment, no build): the JavaScript core's advise and explain are held to Python's.
 
-* ``tests/fixtures/page-t50.json``: ``webpage.page_data`` of the two shipped-size 2-player tables;
+* ``tests/fixtures/page-t50.json``: ``pagegames.page_data`` of the two shipped-size 2-player tables;
 * ``tests/fixtures/page-t12.json``: the same for 3 and 4 players at target 12 (small enough to commit;
   4 players carry the quantised encoding, so its numbers agree within the stated precision);
 * ``tests/fixtures/advice.json``: for fixed states of each game, ``advise --json``'s object and
@@ -47,7 +47,7 @@ def states(players: int, target: int) -> list:
 def build(tmp: Path) -> dict:
     """{file name: its JSON}: the page data files and the advice cases, from tables shipped or built in tmp."""
     from solver.game.rules import preset
-    from solver.play import webpage
+    from solver.play import pagegames, pagevalues
     from solver.play.advise import advise
     from solver.play.explain import explain
     from solver.store import build as builder
@@ -68,7 +68,7 @@ def build(tmp: Path) -> dict:
                     builder.build(rules, path)
                 t = tables.load(path, expect=rules)
                 loaded.append(t)
-                values = page_values(*webpage.page_game(t))
+                values = page_values(*pagevalues.page_game(t))
                 for seed, count in PRACTICE[target]:
                     drawn.append({"page": name, "players": n, "rules": reading, "seed": seed, "count": count,
                                   "decisions": [p.to_dict(rules) for p in draw(values, seed, count)]})
@@ -83,10 +83,10 @@ def build(tmp: Path) -> dict:
                                   lambda g, s=scores: W[s[1:] + (s[0] + g,)].tolist(), scores[0], turn, dice)
                     cases.append({"page": name, "players": n, "rules": reading, "scores": list(scores), "turn": turn,
                                   "dice": dice, "advise": {**a.to_dict(), "rules": rules.to_dict()}, "explain": why})
-        out[name] = webpage.page_data(loaded)
+        out[name] = pagegames.page_data(loaded)
     for reading in READINGS:                 # the shipped 4-player page data at target 50 (tables/page/)
         rules = preset(reading, players=4, target=50)
-        values = page_values(*webpage.page_game(webpage.shipped_game(4, reading, 50)))
+        values = page_values(*pagevalues.page_game(pagevalues.shipped_game(4, reading, 50)))
         for seed, count in PRACTICE[50][:2]:
             drawn.append({"page": "shipped", "players": 4, "rules": reading, "seed": seed, "count": count,
                           "decisions": [p.to_dict(rules) for p in draw(values, seed, count)]})

@@ -24,7 +24,8 @@ from solver.errors import GonutsError
 ROOT = Path(__file__).resolve().parent.parent
 # Hostile environments as Linux makes them (tmpfs, mknod, /proc, signals): the wheels' other platforms
 # run the rest of the fast lane.
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="hostile environments as Linux makes them")
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="hostile environments as Linux makes them")
 ROOT_ONLY = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="this machine does not allow it: mknod and mount need root")
 
 
@@ -114,7 +115,8 @@ def test_a_strangers_record_never_starts_a_long_build(tmp_path):
     code, _, err = call(["review", record(tmp_path, players=3, target=10 ** 6)], GONUTS_SOLVE_CACHE=tmp_path / "cache")
     assert "memory" in one_line(code, err) and "--force" not in err and "building it once" not in err
     assert time.monotonic() - t0 < 30 and tables_in(tmp_path) == []
-    code, _, err = call(["review", record(tmp_path, rules="summary"), "--seat", 3], GONUTS_SOLVE_CACHE=tmp_path / "cache")
+    code, _, err = call(["review", record(tmp_path, rules="summary"), "--seat", 3],
+                        GONUTS_SOLVE_CACHE=tmp_path / "cache")
     assert "--seat 3: this game has 2 players" in one_line(code, err, 2) and tables_in(tmp_path) == []
 
 
@@ -368,7 +370,9 @@ def test_sigterm_and_a_second_ctrl_c_keep_the_checkpoint_and_leave_no_temporary_
         p.send_signal(s)
         time.sleep(0.05)
     _, err = p.communicate(timeout=120)
-    assert p.returncode == code, err
+    # 130 (143), or ended by that signal itself: a second one that arrives after the checkpoint is saved and
+    # the exit begun meets Python's own default handler; a shell reports either as 130 (143)
+    assert p.returncode in (code, 128 - code), err
     assert "--resume" in err and "Traceback" not in err and not out.exists()
     assert [q.name for q in tmp_path.iterdir() if q.name.endswith(".tmp")] == []
     done = proc(*args, "--resume")

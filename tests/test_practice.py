@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from solver.game.rules import preset
-from solver.play import webpage
+from solver.play import pagevalues
 from solver.play.advise import advise
 from solver.play.practice import CLOSE, SKIP, Mulberry32, daily_seed, draw, page_values
 from solver.store import build as builder
@@ -66,7 +66,7 @@ def test_four_player_draws_from_the_pages_values_agree_with_the_exact_table(tmp_
         rules = preset(reading, players=4, target=16)
         builder.build(rules, tmp_path / f"{reading}.npz")
         table = tables.load(tmp_path / f"{reading}.npz")
-        decisions = [p.to_dict(rules) for p in draw(page_values(*webpage.page_game(table)), 3, 6)]
+        decisions = [p.to_dict(rules) for p in draw(page_values(*pagevalues.page_game(table)), 3, 6)]
         check_promises(decisions, 6, target=16)
         for d in decisions:
             a = advise(table, d["scores"], d["turn"], d["dice"])

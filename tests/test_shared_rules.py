@@ -19,7 +19,7 @@ import pytest
 from solver.game.rules import preset
 from solver.lab import grammar
 from solver.lab.policies import parse
-from solver.play import webpage
+from solver.play import pagegames
 from solver.play.record import RecordError, replay
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -100,7 +100,7 @@ def test_the_pages_rolls_are_the_rules_own(tmp_path):
     """The page's data lists every roll with what game.moves says it does, and nothing else."""
     from solver.game.moves import outcome
     for name in ("rulebook", "summary"):
-        data = webpage.reading_data(name)
+        data = pagegames.reading_data(name)
         rules = preset(name)
         for n in range(1, 6):
             rolls = data["rolls"][str(n)]

@@ -13,7 +13,7 @@ import pytest
 from solver.game.payout import nuts_payout_table
 from solver.game.rules import N_DICE, preset
 from solver.lab.policies import maxpoints
-from solver.play import pagedata, webpage
+from solver.play import pagedata, pagegames, pagevalues
 from solver.play.explain import nuts_means
 from solver.reference.bellman import bellman
 
@@ -23,10 +23,10 @@ READINGS = ("rulebook", "summary")
 @pytest.fixture(scope="module", params=READINGS)
 def shipped(request):
     reading = request.param
-    got = webpage.shipped_game(4, reading, webpage.TARGET)
-    assert got is not None, f"tables/page/{webpage.page_stem(4, reading, webpage.TARGET)}.* missing or damaged"
+    got = pagevalues.shipped_game(4, reading, pagegames.TARGET)
+    assert got is not None, f"tables/page/{pagevalues.page_stem(4, reading, pagegames.TARGET)}.* missing or damaged"
     d, blob = got
-    rules = preset(reading, players=4, target=webpage.TARGET)
+    rules = preset(reading, players=4, target=pagegames.TARGET)
     W = pagedata.decode(d["start_win"], blob, (rules.target,) * 4 + (4,))
     return rules, d, W
 

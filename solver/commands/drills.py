@@ -1,6 +1,6 @@
 """``practice``: the decisions of ``play.practice`` drawn from the page's values, asked one by one.
 
-The values are the page's (``webpage.page_game``): 2 and 3 players from the table (shipped, cached or built
+The values are the page's (``pagevalues.page_game``): 2 and 3 players from the table (shipped, cached or built
 once), 4 players from the shipped page data (decoded once into the cache), so that the command and the
 page draw the same decisions for the same seed. Its numbers are those of ``advise --json``, the 4-player
 ones within the page's stated precision (the page's quantised values).
@@ -16,6 +16,7 @@ from solver.commands import games, text
 from solver.commands.progress import say
 from solver.errors import UsageError
 from solver.play import practice
+from solver.play.backup import after_turn
 from solver.play.record import PAGE_TARGET
 
 ANSWERS = {"r": "roll", "roll": "roll", "s": "stop", "stop": "stop"}
@@ -40,13 +41,13 @@ def question(seed, count, players, reading, daily, date):
 
 def values_for(players: int, reading: str):
     """The page's values of this game at the page's target (module docstring)."""
-    from solver.play import webpage  # deferred for start-up: the page's data import numpy
-    shipped = webpage.shipped_game(players, reading, PAGE_TARGET)
+    from solver.play import pagevalues  # deferred for start-up: the page's data import numpy
+    shipped = pagevalues.shipped_game(players, reading, PAGE_TARGET)
     item = shipped or games.load_for({"players": players, "preset": reading, "target": PAGE_TARGET}, players)
 
     def decoding():
         say(f"decoding the {players}-player page data once into the cache (a few seconds; later runs reuse it)")
-    return practice.page_values(*webpage.page_game(item, decoding))
+    return practice.page_values(*pagevalues.page_game(item, decoding))
 
 
 def as_json(values, picks, seed, day) -> dict:
@@ -58,7 +59,7 @@ def as_json(values, picks, seed, day) -> dict:
 def why(values, pick) -> str:
     from solver.play.explain import explain  # deferred for start-up: only an answered question needs it
     W, s0 = values.W, pick.scores[0]
-    e = explain(values.rules, values.payouts, lambda g: W[pick.scores[1:] + (s0 + g,)].tolist(), s0, pick.turn,
+    e = explain(values.rules, values.payouts, after_turn(W, pick.scores), s0, pick.turn,
                 pick.dice)
     return text.explain(values.rules, SimpleNamespace(scores=pick.scores, turn=pick.turn, dice=pick.dice), e)
 

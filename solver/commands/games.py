@@ -235,10 +235,11 @@ def advise_answer(knobs, table_path, rules, scores, turn, dice, explain) -> tupl
 
 def explain_page(table, a) -> dict:
     """``advise --explain`` from the page's values (``pagetable.PageTable``)."""
+    from solver.play.backup import after_turn  # deferred for start-up: only --explain pays for it
     from solver.play.explain import explain  # deferred for start-up: only --explain pays for it
     W, pay = table.arrays["start_win"], table.arrays["nuts_payout"].tolist()
     s = a.scores
-    return explain(table.rules, pay, lambda g: W[s[1:] + (s[0] + g,)].tolist(), s[0], a.turn, a.dice)
+    return explain(table.rules, pay, after_turn(W, s), s[0], a.turn, a.dice)
 
 
 REVIEW_BUILD_SECONDS = 10.0      # a record's review builds a missing table only when the estimate is this quick
@@ -287,8 +288,8 @@ def record_tables(wanted, named) -> dict:
 
 def page_table_available(rules) -> bool:
     """Whether the page's values of ``rules`` are shipped (``pagetable.page_table`` can answer)."""
-    from solver.play import webpage  # deferred for start-up: the page's data import numpy
-    return rules.game == "gonuts" and webpage.shipped_game(rules.players, rules.preset_name(), rules.target) \
+    from solver.play import pagevalues  # deferred for start-up: the page's data import numpy
+    return rules.game == "gonuts" and pagevalues.shipped_game(rules.players, rules.preset_name(), rules.target) \
         is not None
 
 
@@ -296,17 +297,17 @@ def write_web(wanted, target, out, site, force) -> dict:
     """``web``: the page of the ``wanted`` (players, reading) games as one file ``out`` or a ``site``
     folder. Each game's data is shipped (4 players at target 50), or read from its table (shipped, cached
     or built first: every table before any encoding). Returns the summary ``--json`` prints."""
-    from solver.play import webpage  # deferred for start-up: the page's assembly imports numpy
+    from solver.play import pagegames, pagevalues, webpage, website  # deferred for start-up: they import numpy
     loaded = []
     for n, r in wanted:                         # every table first: a refusal comes before any encoding
-        shipped = webpage.shipped_game(n, r, target)
+        shipped = pagevalues.shipped_game(n, r, target)
         loaded.append(shipped or load_for({"players": n, "preset": r, "target": target}, n))
     for i, item in enumerate(loaded):
         if not isinstance(item, tuple):
-            with progress(f"encoding the {item.rules.describe()} page data", not webpage.is_encoded(item)) as bar:
-                loaded[i] = webpage.game_data(item, bar)
+            with progress(f"encoding the {item.rules.describe()} page data", not pagevalues.is_encoded(item)) as bar:
+                loaded[i] = pagegames.game_data(item, bar)
     if site:
-        summary = webpage.site(loaded, site, force=force)
+        summary = website.site(loaded, site, force=force)
         size, files = summary["bytes"], summary["files"]
     else:
         size, files = webpage.write(out, webpage.page(loaded)), 1

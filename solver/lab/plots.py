@@ -25,7 +25,8 @@ def pyplot():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt  # deferred: as above
     except ImportError:
-        raise GonutsError("plotting needs matplotlib: pip install \"gonuts-solve[plot]\" (from a checkout: pip install \".[plot]\")") from None
+        raise GonutsError('plotting needs matplotlib: pip install "gonuts-solve[plot]" (from a checkout: '
+                          'pip install ".[plot]")') from None
     return plt
 
 

@@ -12,7 +12,7 @@ import struct
 from dataclasses import dataclass
 
 from solver.errors import StateError, TableError
-from solver.play.backup import backup_state
+from solver.play.backup import after_turn, backup_state
 from solver.store.checked import open_table
 from solver.store.contract import Archive, contract
 
@@ -92,7 +92,7 @@ def advise(table, scores, turn: int, dice: int) -> Advice:
             return (rw, 1.0 - rw), (sw, 1.0 - sw)
         W, pay = table.arrays["start_win"], table.arrays.get("nuts_payout")
         return backup_state(table.rules, None if pay is None else pay.tolist(),
-                            lambda g: W[scores[1:] + (scores[0] + g,)].tolist(), scores[0], turn, dice)
+                            after_turn(W, scores), scores[0], turn, dice)
     return _answer(table, scores, turn, dice, both, lambda scores: table.roll_at(scores, turn, dice))
 
 

@@ -14,6 +14,15 @@ from __future__ import annotations
 from solver.game.moves import BUST, NUTS, roll_table
 
 
+def after_turn(W, scores):
+    """``after(g)`` for the turn of the player to move at ``scores`` (turn order, the mover first), from the
+    start-of-turn values ``W`` (a table's ``start_win``, or the page's): a turn that gains g leads to the
+    next player's turn, where the mover's score s0 + g comes last, so ``W[s1, ..., s_{N-1}, s0 + g]``. The one
+    home of that rotation for advise, luck, practice and explain."""
+    s0, rest = scores[0], tuple(scores[1:])
+    return lambda g: W[rest + (s0 + g,)].tolist()
+
+
 def backup_state(rules, payouts, after, s0: int, turn: int, dice: int):
     """(every seat if rolling, every seat if stopping) at (turn, dice) of a turn from banked score s0.
 

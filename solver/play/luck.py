@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.game.loop import DECIDE, NUTS_ROUND, OVER, ROLL, START, new_game, step
-from solver.play.backup import turn_values
+from solver.play.backup import after_turn, turn_values
 
 PARTS = ("luck", "own_decisions", "others_decisions", "banked_turns")
 CHANCE = {"roll": "luck", "nuts": "luck", "banked": "banked_turns"}
@@ -75,7 +75,7 @@ class Values:
                 self.turns.clear()
             W = self.W
             self.turns[frame] = turn_values(self.rules, self.payouts,
-                                            lambda g: W[frame[1:] + (frame[0] + g,)].tolist(), frame[0])
+                                            after_turn(W, frame), frame[0])
         return self.turns[frame]
 
     def of(self, state) -> tuple:

@@ -1,7 +1,7 @@
 """A table's interface over the page's values: what ``advise`` and ``review`` answer from where the exact
 table is not here and cannot be built (no compiler) or not quickly (``review``'s limit).
 
-The values are those the page plays with (``webpage.page_game``: the shipped page data of 4 players at
+The values are those the page plays with (``pagevalues.page_game``: the shipped page data of 4 players at
 target 50, quantised within the precision it states), and the optimal action is the backup's own greedy
 choice, as the page advises. So the numbers equal the page's, not the exact table's: a command that
 answers from them says so, with the precision and the command that builds the exact table.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.game.rules import Rules
-from solver.play import webpage
+from solver.play import pagevalues
 from solver.play.luck import Values
 
 
@@ -37,9 +37,9 @@ class PageTable:
 
 def page_table(rules, on_decode=None) -> PageTable | None:
     """The page's values of ``rules`` where the page data is shipped (4 players at target 50), else None."""
-    shipped = webpage.shipped_game(rules.players, rules.preset_name(), rules.target) if rules.game == "gonuts" \
+    shipped = pagevalues.shipped_game(rules.players, rules.preset_name(), rules.target) if rules.game == "gonuts" \
         else None
     if shipped is None or Rules.from_dict(shipped[0]["rules"]) != rules:
         return None
-    page_rules, start_win, payouts = webpage.page_game(shipped, on_decode)
+    page_rules, start_win, payouts = pagevalues.page_game(shipped, on_decode)
     return PageTable(page_rules, start_win, payouts, float(shipped[0]["start_win"]["precision"]))

@@ -1,6 +1,6 @@
 /* gonuts core: the page's pure computation. No DOM, no globals read.
  *
- * GonutsCore(data) takes the embedded tables (see solver/play/webpage.py) and returns
+ * GonutsCore(data) takes the embedded tables (see solver/play/pagegames.py) and returns
  * functions of plain values:
  *   advise({scores, turn, dice, rules})  -> the object of `gonuts-solve advise --json`
  *   values(game, scores)                 -> both actions' value vectors at every (t, n) of one turn
@@ -14,7 +14,7 @@
  * from the embedded start-of-turn win probabilities (start_win) and the exact Go Nuts!
  * payouts, as solver/reference/bellman.py computes it.
  *
- * The rules are data (data.readings, written by solver/play/webpage.py from solver/game/moves.py):
+ * The rules are data (data.readings, written by solver/play/pagegames.py from solver/game/moves.py):
  * every roll of n live dice with its probability and what it does (bust, a Go Nuts! round with
  * so many dice, or so many acorns and live dice after the one-die rule): no roll's outcome is
  * derived here. What is written twice, here for the page offline and in Python, is held to

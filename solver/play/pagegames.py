@@ -1,0 +1,122 @@
+"""The page's data, as the page receives it: the rules of each reading (``reading_data``: every roll and
+what it does, from ``game.moves``), each game's start-of-turn values and exact Go Nuts! payouts
+(``game_data``, encoded by ``pagevalues``), the rule cards, and the page's constants. The rules live in
+Python; the page is given them as data.
+"""
+from __future__ import annotations
+
+import base64
+import json
+
+from solver import __version__
+from solver.errors import GonutsError
+from solver.game.moves import faces_table
+from solver.game.rules import N_DICE, preset
+from solver.lab.policies import maxpoints
+from solver.play import practice
+from solver.play.explain import nuts_means
+from solver.play.pagevalues import SHIPPED_PAGE, encoded
+from solver.play.record import FORMAT, MAX_DEPTH, MAX_EVENTS, MAX_RECORD_BYTES, PAGE_TARGET, VERSION
+from solver.store.locate import shipped_dir
+
+READINGS = ("rulebook", "summary")
+
+
+TARGET = 50
+
+
+def reading_data(reading: str) -> dict:
+    """The rules of one reading, as the page's core reads them: nothing there is derived again.
+
+    ``rules``: the knobs (``Rules.to_dict``, players and target left out: a game sets them).
+    ``rolls[n]``: every roll of n live dice as ``[acorns, squirrels, cars, p, kind, x, live]``
+    (``game.moves``: kind ``bust``, ``nuts`` with x = the round's dice, or ``move`` with x acorns
+    and ``live`` dice after the one-die rule); p is the exact probability rounded once.
+    ``nuts_gain``: ``replaces`` or ``adds to`` the turn points, the Go Nuts! round's acorns."""
+    rules = preset(reading)
+    knobs = rules.to_dict()
+    return {
+        "rules": {k: v for k, v in knobs.items() if k not in ("players", "target")},
+        "rolls": {str(n): [list(r) for r in rolls] for n, rolls in faces_table(rules).items()},
+        "nuts_gain": "replaces" if rules.nuts_costs_turn else "adds to",
+        "dice": N_DICE,
+    }
+
+
+def game_data(table, progress=None) -> tuple[dict, bytes]:
+    """What the page's core needs from one table (its payouts, its maxpoints rule, how its values are
+    encoded) and the bytes of those values. ``progress(done, total)`` follows a 4-player encoding."""
+    rules = table.rules
+    reading = rules.preset_name()
+    if rules.game != "gonuts" or reading is None or rules.speed != 1.0:
+        raise GonutsError(f"the page plays the rulebook and summary readings only, not {rules.describe()}")
+    mp = maxpoints(rules, N_DICE).roll_tn[:rules.target]
+    means = nuts_means(rules)
+    desc, blob = encoded(table, progress)
+    return {
+        "players": rules.players, "target": rules.target, "reading": reading,
+        "rules": rules.to_dict(),
+        "start_win": desc,
+        "nuts_payout": table.arrays["nuts_payout"].tolist(),
+        # maxpoints: roll at (t, n) iff maxpoints[n][t] == "1" (n = 1..5; index 0 unused)
+        "maxpoints": ["".join("1" if mp[t, n] else "0" for t in range(rules.target)) for n in range(N_DICE + 1)],
+        # nuts_mean[x]: the expected acorns of a Go Nuts! round with x dice (exact; index 0 unused)
+        "nuts_mean": [0.0] + [means[x] for x in range(1, N_DICE + 1)],
+        "source": {"checksum": table.meta["checksum"], "package_version": table.meta["package_version"]},
+    }, blob
+
+
+RULE_CARDS = shipped_dir() / SHIPPED_PAGE / "rule-cards.json"
+
+
+CARD_RULES = ("hold", "hold_dice", "per_dice")     # the rules a person can keep in mind (not maxpoints)
+
+
+def rule_card_entry(simple: dict) -> dict:
+    """One game's card from ``simple-rules --json``: each rule a person can keep in mind with its exact
+    win probability and cost against optimal players, and which of them is best (the simplest among equals)."""
+    rules = {k: {key: simple[k][key] for key in ("policy", "win", "gives_up")} for k in CARD_RULES}
+    best = min(CARD_RULES, key=lambda k: (rules[k]["gives_up"], CARD_RULES.index(k)))
+    return {"players": simple["rules"]["players"], "fair_share": simple["fair_share"], "best": best, "rules": rules}
+
+
+def rule_cards(wanted, target: int) -> dict:
+    """{"N-reading": card} of the shipped cards (bench/rule_cards.py) for the page's games, at its target."""
+    try:
+        shipped = json.loads(RULE_CARDS.read_text())
+    except (OSError, ValueError):
+        return {}
+    if shipped.get("target") != target:
+        return {}
+    return {k: v for k, v in shipped.get("cards", {}).items() if k in wanted}
+
+
+def page_data(tables, place=None) -> dict:
+    """Everything the page's core reads (``GonutsCore(data)``): the rules as data and each table's game.
+
+    ``tables``: loaded tables, or ``game_data``'s (dict, bytes) pairs (``shipped_game`` gives them too).
+
+    ``place(key, blob)`` says where a game's values go: it returns the keys to add to its ``start_win``
+    descriptor (``data``: base64 inside the page, the default; ``url``: a file of the site)."""
+    if place is None:
+        def place(key, blob):
+            return {"data": base64.b64encode(blob).decode("ascii")}
+    games = {}
+    for t in tables:
+        d, blob = t if isinstance(t, tuple) else game_data(t)
+        d = json.loads(json.dumps(d))                # a copy: the descriptor gets where its bytes go
+        key = f"{d['players']}-{d['reading']}"
+        d["start_win"].update(place(key, blob))
+        games[key] = d
+    if not games:
+        raise GonutsError("the page needs at least one table")
+    targets = {d["target"] for d in games.values()}
+    if len(targets) != 1:
+        raise GonutsError(f"one page plays one target, not {sorted(targets)}")
+    target = targets.pop()
+    return {"package_version": __version__, "readings": {r: reading_data(r) for r in READINGS},
+            "record": {"format": FORMAT, "version": VERSION, "target": target, "default_target": PAGE_TARGET,
+                       "max_bytes": MAX_RECORD_BYTES, "max_depth": MAX_DEPTH, "max_events": MAX_EVENTS},
+            "precision": {str(d["players"]): d["start_win"]["precision"] for d in games.values()},
+            "practice": practice.constants(), "rule_cards": rule_cards(set(games), target),
+            "games": games}
