@@ -215,10 +215,13 @@ def web(out, site, force, players_text, rules_text, target, as_json):
 @click.option("--all-seats", is_flag=True, help="Review every seat (a table game holds them all).")
 @click.option("--game", type=Bounded(1), default=None, help="Of a history file (the page's Table export): this game "
               "only, numbered from 1, newest first. [default: all]")
+@click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
+              help="Review with this table (its rules must be the game's). [default: the shipped or cached table, "
+                   "or the page's own values where no exact table is here]")
 @json_option
-def review(record_path, seat, all_seats, game, as_json):
+def review(record_path, seat, all_seats, game, table_path, as_json):
     from solver.commands.reviews import review_file
-    obj, words = review_file(record_path, seat, all_seats, game)
+    obj, words = review_file(record_path, seat, all_seats, game, table_path)
     emit(as_json, obj, lambda: words)
 
 

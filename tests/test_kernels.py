@@ -131,7 +131,22 @@ def test_without_a_c_compiler_every_game_of_the_default_page_answers(tmp_path):
             record.write_text(json.dumps(game))
             p = _run(["review", str(record), "--json"], env)
             assert p.returncode == 0, (players, reading, p.stderr)
-            assert json.loads(p.stdout)["decisions"][0]["optimal"] in ("roll", "stop")
+            reviewed = json.loads(p.stdout)
+            assert reviewed["decisions"][0]["optimal"] in ("roll", "stop")
+            assert ("values" in reviewed) == (players == 4)          # the page's values, said
+
+
+def test_review_takes_a_table_and_refuses_one_of_other_rules(tmp_path):
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps({**FOUR_PLAYER_RECORD, "rules": "rulebook", "players": 2, "you": 0,
+                                  "events": FOUR_PLAYER_RECORD["events"][:2]}))
+    shipped = ROOT / "tables" / "gonuts-2p-t50-rulebook.npz"
+    plain = _run(["review", str(record), "--json"], os.environ)
+    given = _run(["review", str(record), "--table", str(shipped), "--json"], os.environ)
+    assert plain.returncode == given.returncode == 0 and json.loads(plain.stdout) == json.loads(given.stdout)
+    other = _run(["review", str(record), "--table", str(ROOT / "tables" / "gonuts-3p-t50-rulebook.npz")], os.environ)
+    assert other.returncode == 1 and other.stderr.strip().splitlines()[-1].startswith(
+        "gonuts-solve: error: the record is for Go Nuts!, 2 players, target 50, rulebook preset, the table ")
 
 
 @pytest.mark.slow

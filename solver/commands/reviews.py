@@ -24,10 +24,11 @@ def records_of(data) -> tuple[list, bool]:
     return found, True
 
 
-def review_file(path, seat, all_seats: bool, game) -> tuple[dict, str]:
+def review_file(path, seat, all_seats: bool, game, table_path=None) -> tuple[dict, str]:
     """(the --json object, the words) of ``review PATH``; ``seat`` counts from 1 (None: the record's "you").
     Every game and seat is checked, and every table found or its build estimated (the whole file held to
-    ``games.REVIEW_BUILD_SECONDS``), before any table is read or built; a refusal names its game."""
+    ``games.REVIEW_BUILD_SECONDS``), or ``table_path`` read and held to every game's rules, before any
+    review; a refusal names its game. Where the page's values answered, the object says so (``values``)."""
     found, history = records_of(read_file(path))
     if game is not None and not history:
         raise UsageError("--game picks one game of a history file (the page's Table export); this is one record")
@@ -49,11 +50,23 @@ def review_file(path, seat, all_seats: bool, game) -> tuple[dict, str]:
         every = all_seats or (history and seat is None)
         seats = range(N) if every else [rep.you if seat is None else seat - 1]
         jobs.append((k, rep, seats))
-    tables = games.record_tables([(k, rep.rules) for k, rep, _ in jobs], named)
+    if table_path is not None:
+        from solver.store import tables as stored  # deferred for start-up: numpy
+        table = stored.load(table_path)
+        for k, rep, _ in jobs:
+            if table.rules != rep.rules:
+                raise RecordError(named(k, f"the record is for {rep.rules.describe()}, the table {table_path} for "
+                                           f"{table.rules.describe()}"))
+        tables = {rep.rules: table for _, rep, _ in jobs}
+    else:
+        tables = games.record_tables([(k, rep.rules) for k, rep, _ in jobs], named)
     done = []
     for k, rep, seats in jobs:
         rvs = reviews(rep, tables[rep.rules], seats)
         obj = {"seats": [rv.to_dict() for rv in rvs]} if len(seats) != 1 or all_seats or history else rvs[0].to_dict()
+        precision = getattr(tables[rep.rules], "precision", None)
+        if precision is not None:
+            obj["values"] = {"source": "page data", "precision": precision}
         words = "\n\n".join(text.review(rv) for rv in rvs)
         done.append((k, obj, words))
     if not history:
