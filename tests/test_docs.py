@@ -68,12 +68,19 @@ def python_blocks():
     return out
 
 
+@pytest.fixture(scope="module")
+def shared_cache(tmp_path_factory):
+    """One cache for the module's examples, as a user's is across commands (the 4-player page data decoded
+    once)."""
+    return tmp_path_factory.mktemp("docs-cache")
+
+
 @pytest.mark.parametrize("where, line", commands(), ids=lambda x: x if isinstance(x, str) and len(x) < 70 else None)
-def test_every_example_command_runs_as_written(tmp_path, where, line):
+def test_every_example_command_runs_as_written(tmp_path, shared_cache, where, line):
     (tmp_path / "docs").symlink_to(ROOT / "docs")
     (tmp_path / "tables").symlink_to(ROOT / "tables")
     args = line.split()[1:]
-    env = {**os.environ, "GONUTS_SOLVE_CACHE": str(tmp_path / "cache")}
+    env = {**os.environ, "GONUTS_SOLVE_CACHE": str(shared_cache)}
     p = subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], cwd=tmp_path, env=env, input="r\n" * 120,
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, f"{where}: {line}\n{p.stderr[-2000:]}"

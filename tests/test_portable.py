@@ -77,12 +77,10 @@ def test_the_kernel_compiles_as_msvc_reads_c(tmp_path, arch):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("label, env", [
-    ("gcc", {"CC": "gcc"}),
+    # gcc's AVX build made the fixture (tests/table_digests.py); the rest must equal it
     ("gcc, baseline (SSE2)", {"CC": "gcc", "GONUTS_SOLVE_SIMD": "off"}),
-    ("clang", {"CC": "clang"}),
-    ("clang through ccache-style arguments", {"CC": "env clang"}),
+    ("clang, given as a command with arguments", {"CC": "env clang"}),
     ("gcc, portable C (MSVC's path)", {"CC": "gcc -DGONUTS_PORTABLE"}),
-    ("gcc, portable C, baseline", {"CC": "gcc -DGONUTS_PORTABLE", "GONUTS_SOLVE_SIMD": "off"}),
 ])
 def test_every_build_of_the_kernel_gives_the_committed_tables(tmp_path, label, env):
     cc = env["CC"].split()
