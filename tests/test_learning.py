@@ -234,6 +234,8 @@ def test_the_table_history_survives_reloads_and_new_games_and_review_reads_its_e
     dl.value.save_as(csv_path)
     table = list(csv.DictReader(io.StringIO(csv_path.read_text())))
     assert len(table) == 6 and {r["player"] for r in table} == {"Ann", "Bo", "Cy"}
+    raw = csv_path.read_text().splitlines()[1:]
+    assert all(',"Ann",' in line or ',"Bo",' in line or ',"Cy",' in line for line in raw)   # every text quoted
     ann = [r for r in table if r["player"] == "Ann"]
     assert abs(sum(float(r["luck_points"]) for r in ann) - want["Ann"]["luck"]) <= 1e-9
     # a new game keeps the old ones: the history grows, and survives a reload
@@ -288,3 +290,35 @@ def test_a_stored_session_the_page_cannot_draw_is_said_and_let_go(browser, cache
     page.wait_for_selector("#prac-quiz:not([hidden])")
     assert phone.errors == []
     phone.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "tr-TR", "de-DE"])
+def test_names_compare_the_same_in_every_browser_language(browser, page_file, locale):
+    """"IAN" and "ian" are one name (refused as two players) whatever the browser's language: in Turkish the
+    locale's lower case of "I" is a dotless "ı"."""
+    context = browser.new_context(locale=locale)
+    page = context.new_page()
+    page.goto(page_file.as_uri())
+    page.wait_for_function("window.gonuts !== undefined")
+    # a headless Chromium may keep its own default locale: make the language's case rules the default ones
+    page.evaluate("""(locale) => {
+        const lower = String.prototype.toLocaleLowerCase, upper = String.prototype.toLocaleUpperCase;
+        String.prototype.toLocaleLowerCase = function (l) { return lower.call(this, l || locale); };
+        String.prototype.toLocaleUpperCase = function (l) { return upper.call(this, l || locale); };
+    }""", locale)
+    assert page.evaluate("() => 'I'.toLocaleLowerCase()") == ("ı" if locale == "tr-TR" else "i")
+    assert page.evaluate("() => GonutsUI.sameName('IAN', 'ian') && !GonutsUI.sameName('IAN', 'ıan')")
+    context.close()
+
+
+def test_a_history_csv_keeps_every_text_field_a_text(browser, page_file, tmp_path):
+    """A name that a spreadsheet would run (=2+5, -1, @x, a tab) stays text, quoted, for any separator."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(page_file.as_uri())
+    page.wait_for_function("window.gonuts !== undefined")
+    names = ["a;=2+5;", "=2+5", "-1", "+1", "@x", "\tx", "\rx", "Ann"]
+    cells = page.evaluate("(values) => values.map((v) => GonutsUI.history.csvCell(v))", [*names, 0.5, -0.25])
+    context.close()
+    assert cells[:8] == ['"a;=2+5;"', '"\'=2+5"', '"\'-1"', '"\'+1"', '"\'@x"', '"\'\tx"', '"\'\rx"', '"Ann"']
+    assert cells[8:] == ["0.5", "-0.25"]

@@ -114,7 +114,9 @@ const GonutsUI = (function () {
   };
   const seen = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
   const graphemes = (text) => (seen ? [...seen.segment(text)].length : Array.from(text).length);
-  const sameName = (a, b) => a.normalize("NFKC").toLocaleLowerCase() === b.normalize("NFKC").toLocaleLowerCase();
+  /* The same name in every browser language: Unicode's default case mapping, never the locale's ("I" is
+   * "ı" in Turkish). */
+  const sameName = (a, b) => a.normalize("NFKC").toLowerCase() === b.normalize("NFKC").toLowerCase();
   const showError = (box, msg) => { box.textContent = msg; box.hidden = !msg; };
 
   /* A saved game that cannot be restored is never thrown away without a word: its raw text is kept

@@ -71,12 +71,13 @@ GonutsUI.history = (function (ui) {
     document.body.append(a); a.click(); a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   }
-  /* A CSV field: numbers as they are; text quoted where needed, and a name that a spreadsheet would run as a
-   * formula (=, +, -, @) kept as text by a leading apostrophe. */
+  /* A CSV field: numbers as they are; every text field quoted (so no separator, comma or semicolon, splits
+   * it), and one that a spreadsheet would run as a formula (a leading =, +, -, @, tab or CR) kept as text by
+   * a leading apostrophe. */
   const csvCell = (v) => {
     if (typeof v === "number" || typeof v === "boolean") return String(v);
     const t = /^[=+\-@\t\r]/.test(String(v)) ? `'${v}` : String(v);
-    return /[",\n\r']/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+    return `"${t.replace(/"/g, '""')}"`;
   };
   $("hist-export").addEventListener("click", () => {
     const list = games();
@@ -93,5 +94,5 @@ GonutsUI.history = (function (ui) {
   });
   $("table-history").addEventListener("toggle", draw);
 
-  return { draw, count, games, rows, byPlayer, FORMAT: HISTORY_FORMAT };
+  return { draw, count, games, rows, byPlayer, csvCell, FORMAT: HISTORY_FORMAT };
 })(GonutsUI);
