@@ -118,3 +118,17 @@ test("advise and explain give Python's numbers for every fixed state, within the
     near(here.explain(q), c.explain, "explain");
   }
 });
+
+test("window.gonuts reads a query once and refuses holes in sparse lists", () => {
+
+  let reads = 0;
+  const scores = [23, 31];
+  Object.defineProperty(scores, 0, { get: () => (reads++ === 0 ? 23 : 99), enumerable: true });
+  const a = core.advise({ scores, turn: 7, dice: 3 });
+  assert.strictEqual(reads, 1);
+  assert.deepStrictEqual(a.scores, [23, 31]);
+  assert.throws(() => core.advise({ scores: [23, , 31], turn: 7, dice: 3 }), /a hole at place 2/);   // eslint-disable-line no-sparse-arrays
+  const record = { format: "gonuts-game", version: 1, rules: "rulebook", players: 2, you: 0,
+                   events: [{ seat: 0, roll: [2, 2, 1] }, , { seat: 0, choice: "stop" }] };   // eslint-disable-line no-sparse-arrays
+  assert.throws(() => core.replay(record), /event 1: must be an object, not a hole in the list/);
+});

@@ -329,10 +329,17 @@
    * answered by inner(g, scores, turn, dice). */
   function ask(what, q, inner) {
     if (q === null || typeof q !== "object") fail(`${what} takes one object: {scores, turn, dice, rules}`);
-    const scores = q.scores;
-    if (!Array.isArray(scores) || scores.length < 2) fail("scores must list 2 or more banked scores, yours first");
-    const g = game(scores.length, readingOf(q.rules));
-    return inner(g, scores, q.turn === undefined ? 0 : q.turn, q.dice === undefined ? N_DICE : q.dice);
+    // every field read once into a copy, then checked and used: a getter cannot answer one value to the
+    // check and another to the computation, and a hole in a sparse list is refused, never read as a score
+    const given = q.scores, turn = q.turn, dice = q.dice, rules = q.rules;
+    if (!Array.isArray(given) || given.length < 2) fail("scores must list 2 or more banked scores, yours first");
+    const scores = [];
+    for (let i = 0; i < given.length; i++) {
+      if (!(i in given)) fail(`scores must list 2 or more banked scores, yours first: a hole at place ${i + 1}`);
+      scores.push(given[i]);
+    }
+    const g = game(scores.length, readingOf(rules));
+    return inner(g, scores, turn === undefined ? 0 : turn, dice === undefined ? N_DICE : dice);
   }
   const advise = (q) => ask("advise", q, adviseIn);
 
@@ -549,6 +556,8 @@
     if (!Array.isArray(record.events)) fail('"events" must be a list');
     const most = data.record.max_events;
     if (record.events.length > most) fail(`a game record holds at most ${most.toLocaleString("en")} events, not ${record.events.length.toLocaleString("en")}`);
+    // a sparse list (only a script can make one): a hole is refused as null is, never skipped
+    for (let i = 0; i < record.events.length; i++) if (!(i in record.events)) fail(`event ${i}: must be an object, not a hole in the list`);
     return { N, G };
   }
 
