@@ -322,3 +322,21 @@ def test_a_history_csv_keeps_every_text_field_a_text(browser, page_file, tmp_pat
     context.close()
     assert cells[:8] == ['"a;=2+5;"', '"\'=2+5"', '"\'-1"', '"\'+1"', '"\'@x"', '"\'\tx"', '"\'\rx"', '"Ann"']
     assert cells[8:] == ["0.5", "-0.25"]
+
+
+@pytest.mark.parametrize("stored", ['{"best": 5}', '{"last": {"mean": "x"}}', '{"daily": {"2026-12-01": "no"}}', '[]'])
+def test_saved_scores_of_another_shape_are_kept_aside_and_never_break_the_tab(browser, page_file, stored):
+    phone = Phone.open(browser, page_file, fragment="#practice")
+    page = phone.page
+    key = "`gonuts.practice.v1@${new URL('.', location.href).pathname}`"
+    page.evaluate(f"(v) => localStorage.setItem({key}, v)", stored)
+    page.reload()
+    page.wait_for_function("window.gonuts !== undefined")
+    assert page.is_visible("#prac-kept") and "shape this page does not know" in page.inner_text("#prac-kept")
+    assert page.evaluate(f"() => localStorage.getItem({key}) === null && localStorage.getItem({key} + '.damaged') === "
+                         f"{json.dumps(stored)}")
+    assert page.is_visible("#prac-setup") and page.locator(".rulecard").count() > 0   # the rule cards still shown
+    phone.tap("#prac-daily")
+    page.wait_for_selector("#prac-quiz:not([hidden])")
+    assert phone.errors == []
+    phone.close()

@@ -5,13 +5,30 @@
  * strategy lab (data.rule_cards), printable. A session in progress survives a reload: its seed redraws it. */
 GonutsUI.practice = (function (ui) {
   "use strict";
-  const { data, core, $, el, pct, showError, ready, fillSelect, storageKey, whyText, PLAYERS, readingsFor } = ui;
+  const { data, core, $, el, pct, showError, ready, fillSelect, storageKey, whyText, PLAYERS, readingsFor, raw,
+    keepAside } = ui;
   const KEY = storageKey("gonuts.practice.v1");
   const DAILY = data.practice.daily;
   const SQUARES = ["\u{1F7E9}", "\u{1F7E8}", "\u{1F7E5}"];    // right, a slip under a point, a mistake
   const prac = { session: null, picks: [], g: null };
 
-  const saved = () => { try { const v = JSON.parse(localStorage.getItem(KEY) || "{}"); return v && typeof v === "object" && !Array.isArray(v) ? v : {}; } catch (e) { return {}; } };
+  /* The saved scores, or {} with the stored text kept aside and named (as a damaged game is) when any part has
+   * another shape: a stored value never breaks the tab. */
+  const isResult = (r) => r !== null && typeof r === "object" && Number.isFinite(r.mean) && Number.isInteger(r.n) &&
+    Number.isInteger(r.right) && typeof r.what === "string";
+  const isMap = (m) => m !== null && typeof m === "object" && !Array.isArray(m);
+  function saved() {
+    const text = raw(KEY);
+    if (text === null) return {};
+    let v = null;
+    try { v = JSON.parse(text); } catch (e) { /* kept aside below */ }
+    if (isMap(v) && (v.last === undefined || isResult(v.last)) && (v.best === undefined || isResult(v.best)) &&
+        (v.daily === undefined || (isMap(v.daily) && Object.values(v.daily).every((d) => Array.isArray(d) &&
+          d.every(Number.isFinite)))) && (v.session === undefined || isMap(v.session))) return v;
+    keepAside("prac", KEY, text, "the saved practice scores have a shape this page does not know");
+    try { localStorage.removeItem(KEY); } catch (e) { /* storage off: kept aside all the same */ }
+    return {};
+  }
   const keep = (v) => { try { localStorage.setItem(KEY, JSON.stringify(v)); } catch (e) { /* a score is not a game: lost quietly */ } };
   const today = () => { const d = new Date(); return [d.getFullYear(), d.getMonth() + 1, d.getDate()]; };
   const iso = ([y, m, d]) => `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
