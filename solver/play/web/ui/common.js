@@ -114,8 +114,7 @@ const GonutsUI = (function () {
   };
   const seen = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
   const graphemes = (text) => (seen ? [...seen.segment(text)].length : Array.from(text).length);
-  /* The same name in every browser language: Unicode's default case mapping, never the locale's ("I" is
-   * "ı" in Turkish). */
+  /* One name in every browser language: Unicode's case mapping, not the locale's ("I" is "ı" in Turkish). */
   const sameName = (a, b) => a.normalize("NFKC").toLowerCase() === b.normalize("NFKC").toLowerCase();
   const showError = (box, msg) => { box.textContent = msg; box.hidden = !msg; };
 
