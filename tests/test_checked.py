@@ -142,6 +142,10 @@ def _forged(cache, shipped, uid=None):
     return first, copy, ask
 
 
+POSIX = pytest.mark.skipif(os.name != "posix", reason="owners and modes are POSIX's")
+
+
+@POSIX
 def test_a_checked_copy_anybody_could_have_written_is_never_read(tmp_path):
     """The forged copy (roll and stop swapped) in a folder anyone can write, or another user's: the answer is
     the table's, and one line says the copy was not used."""
@@ -161,6 +165,7 @@ def test_a_checked_copy_anybody_could_have_written_is_never_read(tmp_path):
         assert json.loads(again.stdout) == json.loads(first.stdout) and "belongs to user 12345" in again.stderr
 
 
+@POSIX
 def test_a_cache_root_anybody_can_write_is_not_used(tmp_path):
     import json
     first, copy, ask = _forged(tmp_path / "cache", None)
