@@ -340,3 +340,23 @@ def test_saved_scores_of_another_shape_are_kept_aside_and_never_break_the_tab(br
     page.wait_for_selector("#prac-quiz:not([hidden])")
     assert phone.errors == []
     phone.close()
+
+
+def test_a_table_games_review_names_its_seats_and_counts_in_words(browser, page_file, tmp_path):
+    """A Table game's review says the seat's name, never "You", and "1 point", "1 die"."""
+    record = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "you": 0, "mode": "table",
+              "names": ["Zoë", "Léa"], "events": [{"seat": 0, "roll": [1, 0, 4]}, {"seat": 0, "choice": "roll"},
+                                                  {"seat": 0, "roll": [1, 0, 0]}, {"seat": 0, "choice": "stop"}]}
+    path = tmp_path / "zoe.json"
+    path.write_text(json.dumps(record))
+    phone = Phone.open(browser, page_file)
+    page = phone.page
+    page.locator("#tab-review").click()
+    page.select_option("#rev-source", "file")
+    page.set_input_files("#rev-file", str(path))
+    page.wait_for_selector("#rev-luck")
+    words = page.inner_text("#review-out") if page.locator("#review-out").count() else page.inner_text("body")
+    assert "You" not in words.replace("Your", "")
+    assert "(Zoë\u2019s first), 1 turn point, 1 die" in words and "Zoë: roll. Optimal:" in words
+    assert phone.errors == []
+    phone.close()

@@ -59,7 +59,7 @@ GonutsUI.review = (function (ui) {
       const byEvent = new Map(rv.decisions.map((d) => [d.event, d]));
       out.append(el("p", { id: "rev-costliest", text: "Costliest: " + rv.costliest.map((e) => {
         const d = byEvent.get(e);
-        return `${d.taken} at ${d.scores.join("\u2013")}, ${d.turn} points, ${d.dice} dice (${pts(d.loss_points)})`;
+        return `${d.taken} at ${d.scores.join("\u2013")}, ${d.turn} point${d.turn === 1 ? "" : "s"}, ${d.dice} ${d.dice === 1 ? "die" : "dice"} (${pts(d.loss_points)})`;
       }).join("; ") }));
     }
     const costly = new Set(rv.costliest);
@@ -67,8 +67,8 @@ GonutsUI.review = (function (ui) {
       const zero = d.loss_points <= 0;
       out.append(el("div", { class: `dec${costly.has(d.event) ? " costly" : ""}`, "data-event": String(d.event), "data-loss": String(d.loss_points) },
         el("span", { class: `loss${zero ? " zero" : ""}`, text: zero ? "optimal" : `\u2212${d.loss_points.toFixed(2)}` }),
-        el("div", { text: `Scores ${d.scores.join("\u2013")} (yours first), ${d.turn} turn points, ${d.dice} ${d.dice === 1 ? "die" : "dice"}` }),
-        el("div", { class: "reading", text: `You: ${d.taken}. Optimal: ${d.optimal}. Win if roll ${pct(d.win_if_roll)}, if stop ${pct(d.win_if_stop)}.` })));
+        el("div", { text: `Scores ${d.scores.join("\u2013")} (${mine ? "yours" : `${name(rv.seat)}\u2019s`} first), ${d.turn} turn point${d.turn === 1 ? "" : "s"}, ${d.dice} ${d.dice === 1 ? "die" : "dice"}` }),
+        el("div", { class: "reading", text: `${mine ? "You" : name(rv.seat)}: ${d.taken}. Optimal: ${d.optimal}. Win if roll ${pct(d.win_if_roll)}, if stop ${pct(d.win_if_stop)}.` })));
     }
   }
   /* The seat's change in win probability in one sentence, as `gonuts-solve review` words it. */
