@@ -343,14 +343,15 @@ def alive(pid: int) -> bool:
     if sys.platform == "win32":                                     # pragma: no cover - Windows
         import ctypes  # deferred for start-up: Windows only
         k32 = ctypes.windll.kernel32
+        k32.OpenProcess.restype = ctypes.c_void_p                   # a HANDLE, not a C int
         handle = k32.OpenProcess(0x1000, False, pid)                # PROCESS_QUERY_LIMITED_INFORMATION
         if not handle:
             return ctypes.GetLastError() == 5                       # access denied: it exists
         try:
             code = ctypes.c_ulong()
-            return bool(k32.GetExitCodeProcess(handle, ctypes.byref(code))) and code.value == 259  # STILL_ACTIVE
-        finally:
-            k32.CloseHandle(handle)
+            return bool(k32.GetExitCodeProcess(ctypes.c_void_p(handle), ctypes.byref(code))) and code.value == 259
+        finally:                                                    # 259: STILL_ACTIVE
+            k32.CloseHandle(ctypes.c_void_p(handle))
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -148,7 +148,7 @@ def load_for(knobs: dict, n_scores: int, read=None, max_seconds=None, page=None)
         try:
             est = check_build(rules, path, force=None, max_seconds=max_seconds)
         except (TooLong, CompileError) as exc:
-            values = page_values(rules, exc, folder) if page is not None else None
+            values = fallback_to_page(rules, _cause(exc), folder) if page is not None else None
             if values is None:
                 raise
             return page(values)
@@ -157,9 +157,14 @@ def load_for(knobs: dict, n_scores: int, read=None, max_seconds=None, page=None)
     return read(path, rules)
 
 
-def page_values(rules, why, folder):
-    """The page's values of ``rules`` (``pagetable.page_table``), said in one line, or None where the page
-    data of that game is not shipped."""
+def _cause(exc) -> str:
+    """Why the exact table cannot be had here, in the words ``fallback_to_page`` says."""
+    return "no compiler here to build it" if isinstance(exc, CompileError) else "building it takes a while"
+
+
+def fallback_to_page(rules, cause: str, folder):
+    """The page's values of ``rules`` (``pagetable.page_table``), said in one line with ``cause``, or None where
+    the page data of that game is not shipped."""
     from solver.play.pagetable import page_table  # deferred for start-up: the page's values import numpy
 
     def decoding():
@@ -167,7 +172,6 @@ def page_values(rules, why, folder):
             "reuse it)")
     values = page_table(rules, decoding)
     if values is not None:
-        cause = "no compiler here to build it" if isinstance(why, CompileError) else "building it takes a while"
         say(f"no exact table for {rules.describe()} here ({cause}): answering from the page's values, within "
             f"{values.precision:.1e} of it; for the exact numbers, first run "
             f"{build_command(rules, folder)}{os.sep}")
@@ -252,28 +256,33 @@ def record_table(rules):
 
 def record_tables(wanted, named) -> dict:
     """{rules: table} to review the games ``wanted`` ((game number, rules), ...) with. A record is anybody's
-    file: every table is found (shipped, cached, or the page's values where the exact one cannot be built
-    quickly) or its build estimated first, and the builds of the whole file are held together to
+    file: every table is found (shipped or cached), or the page's values chosen where the exact one cannot be
+    built here or not quickly, or its build estimated, and the builds of the whole file are held together to
     ``REVIEW_BUILD_SECONDS``, before any table is read or built; beyond that the refusal names the game and
     the command that builds its table. ``named(k, message)`` prefixes a message with its game."""
-    firsts, builds, total = {}, [], 0.0
+    from solver.play.pagevalues import is_shipped  # deferred for start-up: the page's data import numpy
+    firsts = {}
     for k, rules in wanted:
         firsts.setdefault(rules, k)
+    page, builds = {}, []                         # rules -> why the page's values answer; (k, rules, estimate)
     for rules, k in firsts.items():
         if find_table(rules) is not None:
             continue
+        shipped = rules.game == "gonuts" and is_shipped(rules.players, rules.preset_name(), rules.target)
         try:
             est = check_build(rules, cache_folder() / table_name(rules), force=None)
-        except CompileError:
-            if page_table_available(rules):
-                continue
-            raise
+        except CompileError as exc:
+            if not shipped:
+                raise
+            page[rules] = _cause(exc)
+            continue
         except GonutsError as exc:
             raise type(exc)(named(k, exc)) from None
-        if est.seconds > REVIEW_BUILD_SECONDS and page_table_available(rules):
-            continue
-        builds.append((k, rules, est))
-        total += est.seconds
+        if est.seconds > REVIEW_BUILD_SECONDS and shipped:
+            page[rules] = _cause(None)
+        else:
+            builds.append((k, rules, est))
+    total = sum(est.seconds for _, _, est in builds)
     if total > REVIEW_BUILD_SECONDS:
         k, rules, est = max(builds, key=lambda b: b[2].seconds)
         raise TooLong(named(k, f"no table for {rules.describe()} yet; building the tables of this file takes "
@@ -281,16 +290,14 @@ def record_tables(wanted, named) -> dict:
                                f"{build_command(rules, cache_folder())}{os.sep}"))
     out = {}
     for rules, k in firsts.items():
-        out[rules] = load_for({"players": rules.players, "preset": rules.preset_name(), "target": rules.target},
-                              rules.players, max_seconds=REVIEW_BUILD_SECONDS, page=lambda table: table)
+        if rules in page:
+            out[rules] = fallback_to_page(rules, page[rules], cache_folder())
+            if out[rules] is None:
+                raise TableError(named(k, f"the shipped page data of {rules.describe()} cannot be read"))
+        else:
+            out[rules] = load_for({"players": rules.players, "preset": rules.preset_name(), "target": rules.target},
+                                  rules.players)
     return out
-
-
-def page_table_available(rules) -> bool:
-    """Whether the page's values of ``rules`` are shipped (``pagetable.page_table`` can answer)."""
-    from solver.play import pagevalues  # deferred for start-up: the page's data import numpy
-    return rules.game == "gonuts" and pagevalues.shipped_game(rules.players, rules.preset_name(), rules.target) \
-        is not None
 
 
 def write_web(wanted, target, out, site, force) -> dict:

@@ -38,14 +38,17 @@ def fallback(exc: UnicodeEncodeError):
     return "".join(out), exc.end
 
 
+def _shown(ch: str) -> bool:
+    return ch == "\n" or (ch.isprintable() and ch not in BIDI)
+
+
 def clean(text: str) -> str:
     """``text`` with every control character but the newline, and the bidirectional controls, written as
     escapes (``\\x1b``, ``\\u202e``): safe to send to a terminal."""
-    if text.isprintable() or all(ch == "\n" or (ch.isprintable() and ch not in BIDI) for ch in text):
-        if not any(ch in BIDI for ch in text):
-            return text
-    return "".join(ch if ch == "\n" or (ch.isprintable() and ch not in BIDI) else
-                   (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}") for ch in text)
+    if all(_shown(ch) for ch in text):
+        return text
+    return "".join(ch if _shown(ch) else f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+                   for ch in text)
 
 
 def prepare() -> str | None:

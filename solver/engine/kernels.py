@@ -113,14 +113,6 @@ def needs_compile() -> bool:
     return True
 
 
-def is_compiled() -> bool:
-    """Whether the kernel loads without a compile."""
-    try:
-        return not needs_compile()
-    except GonutsError:
-        return False
-
-
 def no_compiler() -> str:
     """The refusal where a compile is needed and there is no compiler, with this platform's remedy."""
     remedy = {"darwin": "xcode-select --install (Apple's command line tools)",
@@ -152,15 +144,12 @@ def load() -> ctypes.CDLL:
     if path is None:
         cc = compiler()
         path = library_path(cc)
+        if needs_compile():                     # refuses a machine with no kernel and no compiler
+            _compile(cc, path)
         why = trusted(path)
         if why is not None:
-            if cc is None:
-                raise CompileError(no_compiler())
-            _compile(cc, path)
-            why = trusted(path)
-            if why is not None:
-                raise CompileError(f"the compiled kernel is not safe to load: {why}; set GONUTS_SOLVE_CACHE to a "
-                                   "folder of your own")
+            raise CompileError(f"the compiled kernel is not safe to load: {why}; set GONUTS_SOLVE_CACHE to a "
+                               "folder of your own")
     try:
         lib = ctypes.CDLL(str(path))
     except OSError as exc:

@@ -61,6 +61,10 @@ class Values:
 
     @classmethod
     def of_table(cls, table):
+        """A table's Values: its own where it carries them (``pagetable.PageTable``, whose optimal action is
+        already these values' greedy choice: one backup per turn serves both), else new ones."""
+        if isinstance(getattr(table, "values", None), cls):
+            return table.values
         pay = table.arrays.get("nuts_payout")
         return cls(table.rules, table.arrays["start_win"], None if pay is None else pay.tolist(), table.roll_at)
 

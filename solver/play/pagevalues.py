@@ -80,6 +80,12 @@ def shipped_game(players: int, reading: str, target: int):
     return _read_pair(shipped_dir() / SHIPPED_PAGE, page_stem(players, reading, target))
 
 
+def is_shipped(players: int, reading: str, target: int) -> bool:
+    """Whether ``shipped_game`` has files for this game (without reading them)."""
+    stem = shipped_dir() / SHIPPED_PAGE / page_stem(players, reading, target)
+    return stem.with_suffix(".json").is_file() and stem.with_suffix(".bin").is_file()
+
+
 def page_game(item, on_decode=None):
     """(rules, start_win, payouts) as the page holds them, from a table or ``game_data``'s (dict, bytes):
     the start-of-turn values decoded from the page's encoding, bit for bit the page's numbers (a 4-player
