@@ -1,5 +1,5 @@
 """Numbers as a person types them, read one way everywhere: the command line's options, its environment
-variables, and the web page's inputs (``web/ui/common.js`` ``wholeNumber`` applies the same rule).
+variables, and the web page's inputs (``web/src/core/numbers.js`` ``whole``, the same rule).
 
 A whole number is ASCII digits, optionally after a minus sign (which the range then refuses, so that
 ``-3`` is "out of range" rather than "not a number"), with ASCII blanks around it: no plus sign, no

@@ -1,5 +1,5 @@
 """Clicking as a person taps: the page ignores the second tap of a double tap (one within 350 ms of the redraw
-the first caused, where the first landed: web/ui/common.js ``tap``), so a test that means two taps on one
+the first caused, where the first landed: web/src/page/taps.js ``tap``), so a test that means two taps on one
 spot waits between them, as a person does."""
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ def clicker(page, how="click"):
     last = []
 
     def click(selector):
+        page.locator(selector).scroll_into_view_if_needed()      # where the tap lands, not where it was before a scroll
         box = page.locator(selector).bounding_box()
         assert box is not None, f"{selector} is not on the page"
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2

@@ -307,7 +307,7 @@ def test_names_compare_the_same_in_every_browser_language(browser, page_file, lo
         String.prototype.toLocaleUpperCase = function (l) { return upper.call(this, l || locale); };
     }""", locale)
     assert page.evaluate("() => 'I'.toLocaleLowerCase()") == ("ı" if locale == "tr-TR" else "i")
-    assert page.evaluate("() => GonutsUI.sameName('IAN', 'ian') && !GonutsUI.sameName('IAN', 'ıan')")
+    assert page.evaluate("() => gonuts.text.sameName('IAN', 'ian') && !gonuts.text.sameName('IAN', 'ıan')")
     context.close()
 
 
@@ -318,7 +318,7 @@ def test_a_history_csv_keeps_every_text_field_a_text(browser, page_file, tmp_pat
     page.goto(page_file.as_uri())
     page.wait_for_function("window.gonuts !== undefined")
     names = ["a;=2+5;", "=2+5", "-1", "+1", "@x", "\tx", "\rx", "Ann"]
-    cells = page.evaluate("(values) => values.map((v) => GonutsUI.history.csvCell(v))", [*names, 0.5, -0.25])
+    cells = page.evaluate("(values) => values.map((v) => gonuts.text.csvCell(v))", [*names, 0.5, -0.25])
     context.close()
     assert cells[:8] == ['"a;=2+5;"', '"\'=2+5"', '"\'-1"', '"\'+1"', '"\'@x"', '"\'\tx"', '"\'\rx"', '"Ann"']
     assert cells[8:] == ["0.5", "-0.25"]

@@ -1,5 +1,5 @@
 """Practice (issue 27): the draw's promises, checked against advise; the daily set; the command's refusals and
-its questions. That the page draws the same decisions is tests/js/practice.test.js (against the committed
+its questions. That the page draws the same decisions is tests/js/practice.test.mjs (against the committed
 tests/fixtures/practice.json, which tests/test_shared_rules.py holds to today's Python)."""
 from __future__ import annotations
 

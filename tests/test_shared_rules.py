@@ -119,7 +119,7 @@ def test_the_pages_core_passes_the_fixtures_under_node_on_its_own(tmp_path):
     p = subprocess.run(["node", "--test", "tests/js"], cwd=ROOT, capture_output=True, text=True,
                        env={**env, "HOME": str(tmp_path)}, timeout=120)
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
-    tests = sum(len(re.findall(r"^test\(", f.read_text(), re.M)) for f in (ROOT / "tests" / "js").glob("*.js"))
+    tests = sum(len(re.findall(r"^test\(", f.read_text(), re.M)) for f in (ROOT / "tests" / "js").glob("*.test.*js"))
     assert "# fail 0" in p.stdout and f"# pass {tests}\n" in p.stdout and tests >= 11, p.stdout[-2000:]
 
 

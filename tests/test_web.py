@@ -265,7 +265,7 @@ def test_advisor_near_tie_is_a_toss_up(watched):
 
 @pytest.mark.parametrize("field, value, message", [
     ("#adv-score-0", "50", "score 50 is outside 0..49"),
-    ("#adv-score-1", "-4", "cannot be negative"),
+    ("#adv-score-1", "-4", "Score 2 must be at least 0, not -4"),
     ("#adv-turn", "", "must be a whole number"),
     ("#adv-turn", "2.5", "must be a whole number"),
 ])
@@ -399,7 +399,7 @@ def test_coach_game_with_undo_an_impossible_entry_and_a_reload(watched, web_cach
     _enter_roll(page, 3, 2, 0)                       # five dice, but only four are live
     assert "4 dice are live" in page.inner_text("#coach-error")
     _enter_roll(page, -1, 3, 2)
-    assert "cannot be negative" in page.inner_text("#coach-error")
+    assert "must be at least 0, not -" in page.inner_text("#coach-error")
     assert events() == before
 
     _enter_roll(page, 1, 1, 2)                       # 3 points, 2 dice live
@@ -413,7 +413,7 @@ def test_coach_game_with_undo_an_impossible_entry_and_a_reload(watched, web_cach
 
     page.fill("#coach-bank-n", "-3")
     page.click("#coach-bank button[type=submit]")
-    assert "cannot be negative" in page.inner_text("#coach-error")
+    assert "must be at least 0, not -" in page.inner_text("#coach-error")
     page.fill("#coach-bank-n", "7")
     page.click("#coach-bank button[type=submit]")
 
@@ -584,9 +584,10 @@ def test_explain_in_the_page_equals_advise_explain_json(watched, web_cache, monk
     page.fill("#adv-turn", "7")
     page.select_option("#adv-dice", "3")
     page.click("#adv-go")
-    assert page.inner_text("#adv-out .why") == ("Rolling risks your 7 points: 1 in 8 a Go Nuts! round (6.0 acorns on "
-                                                "average), 1 in 216 all cars. With 3 dice here, optimal play stops at "
-                                                "15. Rolling now, this turn adds 8.2 points on average.")
+    assert page.inner_text("#adv-out .why") == ("Rolling risks your 7 points: 1 in 216 all cars; 1 in 8 a Go Nuts! "
+                                                "round (6.0 acorns on average, replacing the turn's points). With 3 dice "
+                                                "here, optimal play stops at 15. Rolling now, this turn adds 8.2 points "
+                                                "on average.")
 
 
 # -- issue 19's defects, one test each --------------------------------------------------------------------

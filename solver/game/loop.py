@@ -2,7 +2,7 @@
 
 Game records (``play.record``), the step-by-step game of the adapters (``adapters.live``) and
 OpenSpiel's states (``adapters.openspiel_game``) all move through ``step``; the page's core
-(``web/core.js``) holds a JavaScript copy, held to the same fixture of event sequences
+(``web/src/core/loop.js``) holds a JavaScript copy, held to the same fixture of event sequences
 (``tests/fixtures/records.json``). Only the literal simulation (``reference.simulate``) plays the
 game on its own: it is the independent check.
 

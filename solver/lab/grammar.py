@@ -1,7 +1,7 @@
 """The policy names, read once: ``hold:10/2`` -> ``Spec("hold", "hold:10/2", (10, 2))``.
 
 This is the grammar every front end shares. ``policies.parse`` builds a policy
-from a ``Spec``; the web page's core (``play/web/core.js``) implements the same
+from a ``Spec``; the web page's core (``play/web/src/core/grammar.js``) implements the same
 grammar, and both are held to one fixture of cases (tests/fixtures/policies.json):
 each input with the normalized name it gives, or the exact message that refuses it.
 

@@ -20,7 +20,7 @@ sum of the events' W_k(after) - W_k(before), each counted in one of four parts:
 * ``banked_turns``: turns entered as a banked total (no dice known).
 
 The parts are sums of the same differences, so they add up to end - start up to rounding. The page's
-core (``web/core.js`` ``luck``) computes the same split from its embedded values.
+core (``web/src/core/luck.js`` ``split``) computes the same split from its embedded values.
 """
 from __future__ import annotations
 

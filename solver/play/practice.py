@@ -5,7 +5,7 @@ faces one ``next()`` each, a Go Nuts! round tick by tick with the dog dice) and 
 decisions on the way: about half close calls (the two actions within ``CLOSE`` of win probability), the
 rest clear ones, never the same state twice, never a coin flip (within ``SKIP``: no answer is right),
 never a forced roll, never a state where stopping reaches the target (a roll that reaches it wins at
-once). ``web/core.js`` ``practice`` is the same draw, step for step and number for number: both read the
+once). ``web/src/core/practice.js`` ``draw`` is the same draw, step for step and number for number: both read the
 page's values (``page_values``), so their games, and so their picks, are the same.
 
 An exact tie in the games' own play stops (as the tables' convention); a difference below ``TIE`` counts as
@@ -34,7 +34,7 @@ M32 = 0xFFFFFFFF
 
 
 class Mulberry32:
-    """The page's seeded generator (web/core.js ``rng``), bit for bit."""
+    """The page's seeded generator (web/src/core/dice.js ``rng``), bit for bit."""
 
     def __init__(self, seed: int):
         self.state = seed & M32
@@ -100,7 +100,7 @@ class Pick:
 
 
 def constants() -> dict:
-    """What the page's draw needs to draw the same decisions (``web/core.js`` ``practice``)."""
+    """What the page's draw needs to draw the same decisions (``web/src/core/practice.js`` ``draw``)."""
     return {"close": CLOSE, "skip": SKIP, "p_close": P_CLOSE, "p_clear": P_CLEAR, "tie": TIE, "max_games": MAX_GAMES,
             "fill_after": FILL_AFTER, "max_count": MAX_COUNT,
             "daily": {"count": DAILY_COUNT, "players": DAILY_PLAYERS, "rules": DAILY_RULES}}

@@ -1,5 +1,5 @@
-"""The web page's HTML: ``page(tables)`` assembles ``web/page.html``, ``web/style.css``, ``web/core.js``
-(the pure computation) and ``web/ui/*.js`` (the thin DOM layer: ``UI_MODULES``) with the page's data
+"""The web page's HTML: ``page(tables)`` assembles ``web/page.html``, ``web/style.css`` and ``web/page.js`` (the
+bundle of ``web/src/``: the pure core, the DOM layer, a folder per tab) with the page's data
 (``pagegames.page_data``) into one self-contained file, under a Content-Security-Policy that names
 each inline script and style by its hash. The installable site is ``website``. Nothing is fetched at
 run time.
@@ -22,9 +22,9 @@ from solver.play.pagegames import page_data
 ASSETS = Path(__file__).resolve().parent / "web"
 
 
-# The UI's modules (web/ui/), in the order the page runs them: the shared part, a module per tab, the start.
-UI_MODULES = ("common.js", "owner.js", "advise.js", "play.js", "coach.js", "table.js", "history.js", "review.js",
-              "practice.js", "main.js")
+# The page's script: web/src/ (ES modules: core/, page/, tabs/<tab>/) bundled by esbuild into one committed
+# file (npm run build; tests/test_bundle.py rebuilds it and compares bytes), so a Python user never needs Node.
+BUNDLE = "page.js"
 
 
 # The single file makes no request at all; the site fetches its own files only (and may register its worker).
@@ -51,21 +51,19 @@ SITE_HEAD = ('<link rel="manifest" href="manifest.webmanifest">\n'
 
 def html(data: dict, site: bool = False) -> str:
     """The page: the template with its style, core, UI and data (``site``: the installable app's head)."""
-    text = json.dumps(data, separators=(",", ":"))
+    text = json.dumps(dict(data, messages=messages()), separators=(",", ":"), ensure_ascii=False)
     # JSON inside <script>: no "</" may appear; "<" is escaped as in any JSON string.
     text = text.replace("<", "\\u003c")
     page = (ASSETS / "page.html").read_text(encoding="utf-8")
     style = (ASSETS / "style.css").read_text(encoding="utf-8")
-    scripts = [(ASSETS / "core.js").read_text(encoding="utf-8")] + \
-        [(ASSETS / "ui" / name).read_text(encoding="utf-8") for name in UI_MODULES]
+    scripts = [(ASSETS / BUNDLE).read_text(encoding="utf-8")]
     csp = (SITE_CSP if site else FILE_CSP).replace("@SCRIPTS@", " ".join(map(_sha256, scripts))) \
         .replace("@STYLES@", _sha256(style))
     parts = {
         "<!--@HEAD@-->": SITE_HEAD if site else "",
         "@CSP@": csp,
         "/*@STYLE@*/": style,
-        "/*@CORE@*/": scripts[0],
-        "<!--@UI@-->": "\n".join(f"<script>{body}</script>" for body in scripts[1:]),
+        "/*@SCRIPT@*/": scripts[0],
         "@DATA@": text,
     }
     page = page.replace("@VERSION@", __version__).replace("@TARGET@", str(data["record"]["target"])) \
@@ -75,6 +73,18 @@ def html(data: dict, site: bool = False) -> str:
             raise GonutsError(f"page template: marker {marker} must appear exactly once")
         page = page.replace(marker, part)
     return page
+
+
+LANGUAGES = ("en", "es", "fr", "de")
+
+
+def messages() -> dict:
+    """The page's message catalogues (``web/messages/LANG.json``: the English text as key, as gettext does), one
+    per language; the page picks the player's."""
+    out = {lang: json.loads((ASSETS / "messages" / f"{lang}.json").read_text(encoding="utf-8")) for lang in LANGUAGES}
+    # English says each key as it is written: only its plural forms travel (a smaller first paint)
+    out["en"] = {k: v for k, v in out["en"].items() if v != k}
+    return out
 
 
 def precision_line(precision: dict) -> str:

@@ -3,13 +3,15 @@
  * target 50 from the shipped page data of tables/page/), and splits seeded records' luck as Python's
  * luck.split does on the same values (tests/fixtures/luck.json), to 1e-9. tests/page_fixtures.py writes both.
  */
-"use strict";
-const test = require("node:test");
-const assert = require("node:assert/strict");
-const fs = require("node:fs");
-const path = require("node:path");
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-const GonutsCore = require("../../solver/play/web/core.js");
+import { makeCore as GonutsCore } from "../../solver/play/web/src/core/index.js";
+
+const __dirname = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.join(__dirname, "..", "..");
 const fixture = (name) => JSON.parse(fs.readFileSync(path.join(ROOT, "tests", "fixtures", name), "utf8"));
 

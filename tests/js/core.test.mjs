@@ -4,13 +4,15 @@
  * Python's advise and explain say for fixed states of each game (tests/page_fixtures.py writes all three;
  * tests/test_shared_rules.py checks that they still say what Python says).
  */
-"use strict";
-const test = require("node:test");
-const assert = require("node:assert/strict");
-const fs = require("node:fs");
-const path = require("node:path");
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-const GonutsCore = require("../../solver/play/web/core.js");
+import { makeCore as GonutsCore } from "../../solver/play/web/src/core/index.js";
+
+const __dirname = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (name) => JSON.parse(fs.readFileSync(path.join(__dirname, "..", "fixtures", name), "utf8"));
 const core = GonutsCore(fixture("page-t50.json"));
 

@@ -1,0 +1,176 @@
+/* The embedded games: each table's start-of-turn win probabilities as the page carries them (float64, or the
+ * 4-player quantised encoding), checked (length, CRC-32) and decoded once, on first use.
+ * Twin: solver/play/pagevalues.py (page_game), solver/play/pagegames.py (page_data);
+ * fixture: tests/fixtures/page-t12.json (a 4-player encoding), advice.json (its numbers). */
+import { fail } from "./errors.js";
+import { rollTable } from "./rules.js";
+
+/** @typedef {import("./types.js").Game} Game */
+/** @typedef {import("./types.js").Reading} Reading */
+/** @typedef {(url: string) => Promise<Uint8Array>} FetchBytes */
+
+/** @param {string} text */
+function bytes64(text) {
+  const bin = atob(text);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}
+
+const CRC = new Uint32Array(256);
+for (let n = 0; n < 256; n++) { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320 ^ (c >>> 1) : c >>> 1; CRC[n] = c >>> 0; }
+/** @param {Uint8Array} bytes */
+export function crc32(bytes) {
+  let c = 0xFFFFFFFF;
+  for (let i = 0; i < bytes.length; i++) c = CRC[(c ^ bytes[i]) & 255] ^ (c >>> 8);
+  return (c ^ 0xFFFFFFFF) >>> 0;
+}
+
+/** How a game's start-of-turn values are reached: w(i, j) is seat j's win probability at state i.
+ * @param {any} raw @param {Uint8Array | Float32Array} bytes @returns {(i: number, j: number) => number} */
+function winAccess(raw, bytes) {
+  const N = raw.players, S = Math.pow(raw.target, N), d = raw.start_win;
+  if (d.encoding === "f64") {
+    const b = /** @type {Uint8Array} */ (bytes);
+    const stored = new Float64Array(b.buffer, b.byteOffset, S * (N - 1));
+    const W = new Float64Array(S * N);
+    for (let i = 0; i < S; i++) {
+      let rest = 1;
+      for (let k = 0; k < N - 1; k++) { const x = stored[i * (N - 1) + k]; W[i * N + k] = x; rest -= x; }
+      W[i * N + N - 1] = rest;
+    }
+    return (i, j) => W[i * N + j];
+  }
+  const cum = bytes, M = N - 1;     // Float32Array of the cumulative sums C_0..C_{N-2} (decodeLorenzo)
+  return (i, j) => (j === M ? 1 - cum[i * M + M - 1] : cum[i * M + j] - (j ? cum[i * M + j - 1] : 0));
+}
+
+/** The 4-player encoding of solver/play/pagedata.py undone: inflate, byte planes, zigzag, and a cumulative sum
+ * along each score axis; returns the cumulative sums (exact: multiples of 2^-17 below 2).
+ * @param {any} raw @param {Uint8Array} bytes */
+async function decodeLorenzo(raw, bytes) {
+  const N = raw.players, G = raw.target, S = Math.pow(G, N), d = raw.start_win, M = N - 1;
+  const stream = new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (bytes)]).stream().pipeThrough(new DecompressionStream("deflate"));
+  const planes = new Uint8Array(await new Response(stream).arrayBuffer());
+  const want = S * d.planes.reduce((/** @type {number} */ a, /** @type {number} */ b) => a + b, 0);
+  if (planes.length !== want) throw new Error(`${planes.length} bytes of planes, not ${want}`);
+  const cum = new Float32Array(S * M), r = new Int32Array(S), step = Math.pow(2, -d.step_bits);
+  let at = 0;
+  for (let c = 0; c < M; c++) {
+    r.fill(0);
+    for (let k = 0; k < d.planes[c]; k++, at += S) {
+      const shift = 8 * k;
+      for (let i = 0; i < S; i++) r[i] |= planes[at + i] << shift;
+    }
+    for (let i = 0; i < S; i++) { const z = r[i]; r[i] = (z >>> 1) ^ -(z & 1); }
+    for (let axis = N - 1, stride = 1; axis >= 0; axis--, stride *= G) {      // undo the difference on each axis
+      const block = stride * G;
+      for (let base = 0; base < S; base += block) {
+        for (let i = base + stride; i < base + block; i++) r[i] += r[i - stride];
+      }
+    }
+    for (let i = 0; i < S; i++) cum[i * M + c] = r[i] * step;
+  }
+  return cum;
+}
+
+/** @param {number} players @param {string} reading */
+export const gameKey = (players, reading) => `${players}-${reading}`;
+/** @param {string} key */
+function describeGame(key) { const [p, r] = key.split("-"); return `${p}-player ${r}`; }
+
+/** The games of the page's data: game(players, reading) when it is ready, load() to make it ready.
+ * @param {any} data the page's data (solver/play/pagegames.py page_data) */
+export function makeGames(data) {
+  /** @type {Map<string, Game>} */
+  const cache = new Map();
+  /** @type {Map<string, Reading>} */
+  const readings = new Map();
+  /** @type {Map<string, Promise<Game>>} */
+  const pending = new Map();
+
+  /** @param {string} name @returns {Reading} */
+  function reading(name) {
+    let r = readings.get(name);
+    if (!r) { r = rollTable(data.readings[name], name); readings.set(name, r); }
+    return r;
+  }
+  /** @param {number} players @param {string} reading_ @returns {any} */
+  function rawGame(players, reading_) {
+    const raw = data.games[gameKey(players, reading_)];
+    if (!raw) {
+      const have = Object.keys(data.games).sort().join(", ");
+      fail(`this page has no ${players}-player ${reading_} table (it has ${have})`);
+    }
+    return raw;
+  }
+  /** @param {string} key @param {any} raw @param {(i: number, j: number) => number} access @returns {Game} */
+  function makeGame(key, raw, access) {
+    const r = reading(raw.reading);
+    return { key, players: raw.players, target: raw.target, reading: raw.reading, rules: raw.rules, dice: r.dice, w: access,
+             payout: raw.nuts_payout.map((/** @type {number[]} */ row) => Float64Array.from(row)), precision: raw.start_win.precision,
+             moves: r.moves, maxpoints: raw.maxpoints, nutsMean: raw.nuts_mean, nutsReplaces: r.nutsReplaces, source: raw.source };
+  }
+  /** A game ready to use. Values embedded as float64 are read at once; the others (a site's data files, the
+   * 4-player encoding) must be loaded first with load(), which is asynchronous.
+   * @param {number} players @param {string} reading_ @returns {Game} */
+  function game(players, reading_) {
+    const key = gameKey(players, reading_);
+    const have = cache.get(key);
+    if (have) return have;
+    const raw = rawGame(players, reading_);
+    if (raw.start_win.encoding !== "f64" || raw.start_win.data === undefined) {
+      fail(`the ${describeGame(key)} game is not loaded yet (load it first: await gonuts.load(${players}, "${reading_}"))`);
+    }
+    const g = makeGame(key, raw, winAccess(raw, bytes64(raw.start_win.data)));
+    cache.set(key, g);
+    delete raw.start_win.data;           // decoded: the text is no longer needed
+    return g;
+  }
+  /** Whether game() would answer at once. @param {number} players @param {string} reading_ */
+  function loaded(players, reading_) {
+    const key = gameKey(players, reading_);
+    const raw = data.games[key];
+    return cache.has(key) || (!!raw && raw.start_win.encoding === "f64" && raw.start_win.data !== undefined);
+  }
+  /** Load a game's values: fetch (a site) or read (the single file), check length and CRC-32, decode. The
+   * UI gives fetchBytes (the core does no I/O of its own). A damaged or missing file is refused with a
+   * message that names the game; the other games still work.
+   * @param {number} players @param {string} reading_ @param {FetchBytes} [fetchBytes] @returns {Promise<Game>} */
+  function load(players, reading_, fetchBytes) {
+    const key = gameKey(players, reading_);
+    const have = cache.get(key);
+    if (have) return Promise.resolve(have);
+    const waiting = pending.get(key);
+    if (waiting) return waiting;
+    const raw = rawGame(players, reading_), d = raw.start_win;
+    const job = (async () => {
+      /** @type {Uint8Array} */
+      let bytes;
+      try {
+        if (d.data !== undefined) bytes = bytes64(d.data);
+        else if (fetchBytes) bytes = await fetchBytes(d.url);
+        else throw new Error("no way to fetch it");
+      } catch (e) {
+        return fail(`the ${describeGame(key)} data (${d.url || "embedded"}) cannot be read: ${/** @type {Error} */ (e).message}`);
+      }
+      if (bytes.length !== d.bytes || crc32(bytes) !== d.crc32) {
+        fail(`the ${describeGame(key)} data (${d.url || "embedded"}) is damaged: ${bytes.length} bytes, CRC-32 ${crc32(bytes).toString(16)}; expected ${d.bytes} bytes, ${d.crc32.toString(16)}`);
+      }
+      let access;
+      try {
+        access = winAccess(raw, d.encoding === "f64" ? bytes : await decodeLorenzo(raw, bytes));
+      } catch (e) {
+        return fail(`the ${describeGame(key)} data (${d.url || "embedded"}) is damaged: ${/** @type {Error} */ (e).message}`);
+      }
+      const g = makeGame(key, raw, access);
+      cache.set(key, g);
+      delete d.data;                     // decoded: the text is no longer needed
+      return g;
+    })();
+    pending.set(key, job);
+    job.catch(() => pending.delete(key));
+    return job;
+  }
+  return { reading, rawGame, game, loaded, load, games: () => Object.keys(data.games).sort() };
+}

@@ -1,0 +1,137 @@
+/* The page's pure core: makeCore(data) binds the modules to the page's data (solver/play/pagegames.py
+ * page_data: the rules as data and each table's game) and returns functions of plain values. No DOM, no
+ * globals read, no I/O of its own. window.gonuts is this object's scriptable face (page/api.js).
+ *   advise({scores, turn, dice, rules})  -> the object of `gonuts-solve advise --json`
+ *   explain(same)                        -> its why (`explain --json`)
+ *   replay(record) / review(record, seat) / reviews(record) / luck(record)
+ *   policy(spec, {players, rules}), rng(seed), rollDice, nutsRound: play mode's computer and dice
+ *   practice({seed, count, players, rules}) -> decisions drawn as `gonuts-solve practice` draws them */
+import { GonutsInputError, fail, show } from "./errors.js";
+import { makeGames, gameKey } from "./games.js";
+import { turnValues, memoValues, advise as adviseAt, explain as explainAt, stateValue } from "./backup.js";
+import { read as readPolicy, player } from "./grammar.js";
+import { rng, rollDice, nutsRound } from "./dice.js";
+import { newGame, frame, copy } from "./loop.js";
+import { apply } from "./events.js";
+import * as records from "./records.js";
+import { split } from "./luck.js";
+import * as practice from "./practice.js";
+
+/** @typedef {import("./types.js").GameRecord} GameRecord */
+/** @typedef {import("./types.js").GameEvent} GameEvent */
+/** @typedef {import("./types.js").State} State */
+/** @typedef {import("./types.js").Game} Game */
+/** @typedef {import("./types.js").Advice} Advice */
+/** @typedef {import("./types.js").Why} Why */
+/** @typedef {import("./records.js").Review} Review */
+/** @typedef {ReturnType<typeof makeCore>} Core */
+
+/** @param {any} data */
+export function makeCore(data) {
+  const games = makeGames(data);
+  const { reading, game } = games;
+  const R = data.record;
+  const N_DICE = reading("rulebook").dice;
+
+  /** @param {unknown} name */
+  function readingOf(name) {
+    const r = name === undefined ? "rulebook" : name;
+    if (r !== "rulebook" && r !== "summary") fail(`rules must be "rulebook" or "summary", not ${show(name)}`);
+    return /** @type {string} */ (r);
+  }
+  /** One state asked about by window.gonuts: {scores: [yours, next, ...], turn = 0, dice = 5, rules}. Every
+   * field is read once into a copy, then checked and used: a getter cannot answer one value to the check and
+   * another to the computation, and a hole in a sparse list is refused, never read as a score.
+   * @template T @param {string} what @param {any} q @param {(g: Game, s: number[], t: number, d: number) => T} inner */
+  function ask(what, q, inner) {
+    if (q === null || typeof q !== "object") fail(`${what} takes one object: {scores, turn, dice, rules}`);
+    const given = q.scores, turn = q.turn, dice = q.dice, rules = q.rules;
+    if (!Array.isArray(given) || given.length < 2) fail("scores must list 2 or more banked scores, yours first");
+    const scores = [];
+    for (let i = 0; i < given.length; i++) {
+      if (!(i in given)) fail(`scores must list 2 or more banked scores, yours first: a hole at place ${i + 1}`);
+      scores.push(given[i]);
+    }
+    const g = game(scores.length, readingOf(rules));
+    return inner(g, scores, turn === undefined ? 0 : turn, dice === undefined ? N_DICE : dice);
+  }
+  /** @param {GameRecord} record */
+  const context = (record) => records.context(record, R, reading);
+  /** @param {GameRecord} record */
+  const replay = (record) => records.replay(record, context(record));
+  /** The game a record is played in, if this page has it. @param {GameRecord} record */
+  function recordGame(record) {
+    const ctx = context(record);
+    const g = data.games[gameKey(ctx.N, record.rules)] ? game(ctx.N, record.rules) : null;
+    if (!g || ctx.G !== g.target) fail(`this page has no table for ${ctx.N} players, ${record.rules}, target ${ctx.G}`);
+    return { ctx, g };
+  }
+  /** Every seat's review of a record, sharing one replay, one backup per turn and one luck split.
+   * @param {GameRecord} record @returns {Review[]} */
+  function reviews(record) {
+    const { ctx, g } = recordGame(record);
+    const st = records.replay(record, ctx), at = memoValues(g), splits = split(record, ctx, g, at);
+    return Array.from({ length: ctx.N }, (_, k) => records.review(record, ctx, g, st, k, at, splits));
+  }
+  return {
+    N_DICE, FORMAT: R.format, VERSION: R.version, GonutsInputError, show,
+    games: games.games, game, load: games.load, loaded: games.loaded, reading,
+    values: turnValues, memoValues, adviseIn: adviseAt, explainIn: explainAt, stateValue,
+    /** @param {any} q @returns {Advice} */
+    advise: (q) => ask("advise", q, (g, s, t, d) => adviseAt(g, s, t, d)),
+    /** @param {any} q @returns {Why} */
+    explain: (q) => ask("explain", q, (g, s, t, d) => explainAt(g, s, t, d)),
+    readPolicy,
+    /** A computer player: {name, roll(g, scores, t, n)}, for a game {players = 2, rules = "rulebook"}.
+     * @param {unknown} spec @param {any} [opts] */
+    policy(spec, opts) {
+      if (opts !== undefined && (opts === null || typeof opts !== "object")) fail("policy options are {players, rules}");
+      const o = opts || {};
+      const players = o.players === undefined ? 2 : o.players;
+      if (!Number.isInteger(players)) fail(`players must be a whole number, not ${show(String(players))}`);
+      return player(spec, games.rawGame(players, readingOf(o.rules)).target, N_DICE);
+    },
+    /** @param {unknown} spec @param {any} [opts] */
+    policyName(spec, opts) { return this.policy(spec, opts).name; },
+    rng, rollDice, nutsRound,
+    context, replay, frame, copy, apply,
+    /** @param {number} N */
+    newState: (N) => newGame(N, N_DICE),
+    /** @param {GameRecord} record */
+    replayState: (record) => records.replayState(replay(record)),
+    /** Would this event be accepted next? null, or the refusal's message.
+     * @param {GameRecord} record @param {GameEvent} ev @param {State} [st] the record's state, if known */
+    check(record, ev, st) {
+      try {
+        const ctx = context(record);
+        apply(st ? copy(st) : records.replay(record, ctx), ev, record.events.length, ctx);
+        return null;
+      } catch (e) { return records.refusal(e); }
+    },
+    /** @param {Uint8Array} bytes @param {string} name */
+    recordFromBytes: (bytes, name) => records.parseBytes(bytes, name, R),
+    /** Every seat's luck split. @param {GameRecord} record */
+    luck(record) {
+      const { ctx, g } = recordGame(record);
+      records.replay(record, ctx);
+      return split(record, ctx, g, memoValues(g));
+    },
+    /** @param {GameRecord} record @param {number} [seat] */
+    review(record, seat) {
+      const { ctx, g } = recordGame(record);
+      const st = records.replay(record, ctx);
+      return records.review(record, ctx, g, st, seat === undefined ? record.you : seat);
+    },
+    reviews,
+    /** @param {any} q */
+    practice(q) {
+      const p = practice.query(q, data.practice.max_count, readingOf);
+      return practice.draw(game(p.players, p.rules), reading(p.rules), p.seed, p.count, data.practice);
+    },
+    /** @param {any} q */
+    practiceQuery: (q) => practice.query(q, data.practice.max_count, readingOf),
+    /** @param {Game} g @param {number} seed @param {number} count */
+    practiceIn: (g, seed, count) => practice.draw(g, reading(g.reading), seed, count, data.practice),
+    dailySeed: practice.dailySeed,
+  };
+}

@@ -1,0 +1,105 @@
+/* The page's words: every string it shows comes from one message catalogue per language (solver/play/web/
+ * messages/*.json, keyed by the English text, as gettext does), with numbers through Intl.NumberFormat and
+ * plurals through Intl.PluralRules; and the sentences the command line also says (the why, one in N).
+ * Twin: solver/commands/text.py (one_in, explain, points); fixture: the catalogues (tests/js/words.test.mjs). */
+
+/** @typedef {Record<string, string | Record<string, string>>} Catalogue */
+/** @typedef {Record<string, string | number | null | undefined>} Params */
+
+export const LANGUAGES = /** @type {const} */ (["en", "es", "fr", "de"]);
+/** @typedef {typeof LANGUAGES[number]} Lang */
+
+/** The first of a browser's languages that the page has ("de-AT" is de), else English.
+ * @param {readonly string[]} wanted @returns {Lang} */
+export function pickLanguage(wanted) {
+  for (const w of wanted) {
+    const base = String(w).toLowerCase().split("-")[0];
+    const hit = LANGUAGES.find((l) => l === base);
+    if (hit) return hit;
+  }
+  return "en";
+}
+
+/** @param {Record<string, Catalogue>} catalogues @param {Lang} [start] */
+export function makeWords(catalogues, start) {
+  /** @type {Lang} */
+  let lang = start || "en";
+  let plurals = new Intl.PluralRules(lang);
+  let whole = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
+  let percent = new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  /** @type {Map<number, Intl.NumberFormat>} */
+  let fixedBy = new Map();
+  let pct0 = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
+
+  /** @param {Lang} to */
+  function setLanguage(to) {
+    lang = to;
+    plurals = new Intl.PluralRules(lang);
+    whole = new Intl.NumberFormat(lang, { maximumFractionDigits: 0, useGrouping: true });
+    percent = new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    fixedBy = new Map();
+    pct0 = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
+  }
+  setLanguage(lang);
+
+  /** x with d decimals, in the language's digits. @param {number} x @param {number} d */
+  function fixed(x, d) {
+    let f = fixedBy.get(d);
+    if (!f) { f = new Intl.NumberFormat(lang, { minimumFractionDigits: d, maximumFractionDigits: d }); fixedBy.set(d, f); }
+    return f.format(x === 0 ? 0 : x);
+  }
+  /** A probability as a percentage with 2 decimals ("42.40%", "42,40 %"), or a dash. @param {number | null | undefined} x */
+  const pct = (x) => (x === null || x === undefined) ? "\u2013" : percent.format(x);
+  /** A whole number ("1,234", "1.234"). @param {number} x */
+  const num = (x) => whole.format(x);
+  /** A signed number of points with one decimal, a true minus sign for a loss. @param {number} x */
+  const signed = (x) => { const v = Math.round(1000 * x) / 10 + 0; return `${v >= 0 ? "+" : "\u2212"}${fixed(Math.abs(v), 1)}`; };
+
+  /** The message of `key` in the language, its {placeholders} filled (numbers formatted), its plural chosen
+   * by params.n. A key missing from a catalogue falls back to English (a test keeps them complete).
+   * @param {string} key @param {Params} [params] @returns {string} */
+  function t(key, params) {
+    const own = catalogues[lang], en = catalogues.en;
+    let msg = (own && own[key] !== undefined ? own[key] : en && en[key] !== undefined ? en[key] : key);
+    const p = params || {};
+    if (typeof msg === "object") {
+      const n = typeof p.n === "number" ? p.n : 0;
+      msg = msg[plurals.select(n)] || msg.other;
+    }
+    return msg.replace(/\{(\w+)\}/g, (all, name) => {
+      const v = p[name];
+      if (v === undefined || v === null) return all;
+      return typeof v === "number" ? (Number.isInteger(v) ? whole.format(v) : String(v)) : v;
+    });
+  }
+
+  /** The chance of a roll's outcome as a person says it: "1 in 16", "25%", "never". @param {number} p */
+  const oneIn = (p) => p <= 0 ? t("never") : p < 0.5 ? t("1 in {k}", { k: Math.round(1 / p) }) : pct0.format(p);
+
+  /** The why of a decision in one or two plain sentences (text.py explain).
+   * @param {import("./types.js").Advice} a @param {import("./types.js").Why} e @param {string} reading */
+  function why(a, e, reading) {
+    const h = e.turn_gain_if_roll.length - 1;
+    const dice = t("{n} dice", { n: a.dice });
+    const stop = e.stop_at < h ? t("With {dice} here, optimal play stops at {k}.", { dice, k: e.stop_at })
+      : t("With {dice} here, optimal play rolls on to the target.", { dice });
+    const refill = e.p_one_die_refill > 0 ? t(", {chance} all five dice back", { chance: oneIn(e.p_one_die_refill) }) : "";
+    const mean = fixed(e.nuts_mean, 1);
+    const nuts = reading === "summary"
+      ? t("{chance} a Go Nuts! round ({mean} acorns on average, added to the turn's points)", { chance: oneIn(e.p_all_squirrels), mean })
+      : t("{chance} a Go Nuts! round ({mean} acorns on average, replacing the turn's points)", { chance: oneIn(e.p_all_squirrels), mean });
+    const cars = oneIn(e.p_all_cars);
+    const risk = a.turn > 0
+      ? (reading === "summary" ? t("Rolling risks your {n} points: {cars} all cars; {nuts}{refill}.", { n: a.turn, cars, nuts, refill })
+        : t("Rolling risks your {n} points: {cars} all cars; {nuts}{refill}.", { n: a.turn, cars, nuts, refill }))
+      : t("The next roll: {cars} all cars, {nuts}{refill}.", { cars, nuts, refill });
+    return `${risk} ${stop} ${t("Rolling now, this turn adds {mean} points on average.", { mean: fixed(e.turn_gain_mean_if_roll, 1) })}`;
+  }
+
+  /** "2 acorns, 2 squirrels, 1 car". @param {number[]} c */
+  const counts = (c) => t("{acorns}, {squirrels}, {cars}", { acorns: t("{n} acorns", { n: c[0] }),
+    squirrels: t("{n} squirrels", { n: c[1] }), cars: t("{n} cars", { n: c[2] }) });
+
+  return { t, pct, num, fixed, signed, oneIn, why, counts, setLanguage, get lang() { return lang; } };
+}
+/** @typedef {ReturnType<typeof makeWords>} Words */

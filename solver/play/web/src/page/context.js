@@ -1,0 +1,21 @@
+/* The page's data and its core, made once from the page's embedded data (solver/play/pagegames.py page_data):
+ * what every tab reads and none writes. */
+import { makeCore } from "../core/index.js";
+
+const box = /** @type {HTMLElement} */ (document.getElementById("gonuts-data"));
+/** @type {any} */
+export const data = JSON.parse(box.textContent || "{}");
+box.textContent = "";     // parsed: free the page's copy of the text
+/* The site opened as /sub/dir (a host that does not add the slash): its own files are beside index.html,
+ * so it goes on at /sub/dir/, where their relative addresses resolve. */
+if (data.site && /^https?:$/.test(location.protocol) && !/\/$|\.html?$/i.test(location.pathname)) {
+  location.replace(`${location.pathname}/${location.search}${location.hash}`);
+}
+export const core = makeCore(data);
+/** The target this page plays to. @type {number} */
+export const TARGET = data.record.target;
+const KEYS = core.games().map((k) => { const [p, r] = k.split("-"); return { players: Number(p), reading: r }; });
+/** The player counts this page has tables for. */
+export const PLAYERS = [...new Set(KEYS.map((k) => k.players))].sort();
+/** The readings this page has for n players. @param {number} n */
+export const readingsFor = (n) => KEYS.filter((k) => k.players === n).map((k) => k.reading);

@@ -1,0 +1,40 @@
+/* Small DOM helpers: find, make, say an error, fill a select, download a file. */
+
+/** What a page element is used as here: a form control, a details box or a plain element.
+ * @typedef {HTMLElement & {value: string, checked: boolean, disabled: boolean, open: boolean, max: string,
+ *   files: FileList | null, focus: (o?: FocusOptions) => void}} Control */
+
+/** The element with this id (the page has every id it asks for: tests/test_web.py). @param {string} id @returns {Control} */
+export const $ = (id) => /** @type {Control} */ (/** @type {unknown} */ (document.getElementById(id)));
+
+/** An element with attributes ("class", "text", "style" through the CSSOM: the CSP allows no style attribute)
+ * and children. @param {string} tag @param {Record<string, string> | null} [attrs] @param {...(Node | string)} kids */
+export function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v; else if (k === "text") e.textContent = v;
+    else if (k === "style") e.style.cssText = v;
+    else e.setAttribute(k, v);
+  }
+  for (const kid of kids) e.append(kid);
+  return e;
+}
+
+/** @param {HTMLElement} box @param {string} msg */
+export const showError = (box, msg) => { box.textContent = msg; box.hidden = !msg; };
+
+/** @param {number} ms */
+export const sleep = (ms) => new Promise((res) => setTimeout(res, ms));
+
+/** @param {Control} sel @param {[string | number, string][]} options @param {string | number} [value] */
+export function fillSelect(sel, options, value) {
+  sel.replaceChildren(...options.map(([v, text]) => el("option", { value: String(v), text })));
+  if (value !== undefined && options.some(([v]) => String(v) === String(value))) sel.value = String(value);
+}
+
+/** Save a text as a file. @param {string} name @param {string} type @param {string} text */
+export function download(name, type, text) {
+  const a = el("a", { href: URL.createObjectURL(new Blob([text], { type })), download: name });
+  document.body.append(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(/** @type {HTMLAnchorElement} */ (a).href), 1000);
+}

@@ -1,0 +1,205 @@
+/* What the game tabs (Play, Coach, Table) share: a game held as its record and its current state (stepped by
+ * one event per tap; replayed whole only on load, undo or another tab's write), its data loaded on first use,
+ * and its board, turn line, log and end drawn alike. A tab registers its game so that Review and the start
+ * can find it without reaching into the tab. */
+import { data, core, TARGET } from "./context.js";
+import { $, el, showError } from "./dom.js";
+import { store } from "./storage.js";
+import { openTab } from "./tabs.js";
+import { t, words } from "./i18n.js";
+import { GonutsInputError } from "../core/errors.js";
+import { whole } from "../core/numbers.js";
+
+/** @typedef {import("../core/types.js").GameRecord} GameRecord */
+/** @typedef {import("../core/types.js").GameEvent} GameEvent */
+/** @typedef {import("../core/types.js").State} State */
+/** @typedef {import("../core/types.js").Context} Context */
+/** @typedef {{record: GameRecord | null, st: State | null, ctx: Context | null}} Held a game as a tab holds it */
+/** @typedef {{mode: string, key: string, state: Held, draw: () => void}} Entered a game kept by hand (coach, table) */
+
+/** @type {Map<string, () => GameRecord | null>} */
+const registry = new Map();
+/** A tab's game, for Review, window.gonuts and Export. @param {string} mode @param {() => GameRecord | null} get */
+export const register = (mode, get) => { registry.set(mode, get); };
+/** @param {string} mode @returns {GameRecord | null} */
+export const recordOf = (mode) => { const get = registry.get(mode); return get ? get() : null; };
+
+/** Hold a record: its context and its state replayed once (throws GonutsInputError if it does not replay).
+ * @param {Held} held @param {GameRecord | null} record */
+export function hold(held, record) {
+  held.record = record;
+  held.ctx = record ? core.context(record) : null;
+  held.st = record ? core.replay(record) : null;
+}
+
+/** The site's data files are fetched (the service worker answers offline); the single file embeds its data.
+ * @param {string} url */
+export async function fetchBytes(url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+/** Make a game usable: a no-op when it is, else load it (the 4-player tables are decoded on first use).
+ * @param {number} players @param {string} reading */
+export async function ready(players, reading) {
+  if (core.loaded(players, reading)) return;
+  const note = $("loading");
+  note.textContent = t("Loading the {players}-player {reading} tables\u2026", { players, reading: t(reading) });
+  note.hidden = false;
+  try { await core.load(players, reading, fetchBytes); } finally { note.hidden = true; }
+}
+
+/** A whole number of 0 or more typed in a form, by the one number reader. @param {string} text @param {string} what */
+export const wholeNumber = (text, what) => whole(text, what);
+/** A refusal in the player's language. @param {unknown} err */
+export function say(err) {
+  if (!(err instanceof GonutsInputError)) throw err;
+  return err.key ? t(err.key, err.params) : err.message;
+}
+
+/** @param {number} i */
+export const seatName = (i) => i === 0 ? t("Seat {k} (moves first)", { k: 1 }) : t("Seat {k}", { k: i + 1 });
+/** @param {number} n @returns {[number, string][]} */
+export const seatOptions = (n) => Array.from({ length: n }, (_, i) => [i, seatName(i)]);
+/** @param {number} n */
+export const playersText = (n) => t("{n} players", { n });
+
+/** A new record of a mode. @param {string} mode @param {{rules: string, players: number, seat: number}} cfg
+ * @param {Record<string, any>} [extra] @returns {GameRecord} */
+export function newRecord(mode, cfg, extra) {
+  return Object.assign({ format: core.FORMAT, version: core.VERSION, rules: cfg.rules, players: cfg.players,
+                         target: TARGET, you: cfg.seat, mode, events: [] }, extra || {});
+}
+/** @type {Map<string, import("../core/types.js").ValuesAt>} one backup per score state and game, remembered */
+const backups = new Map();
+/** The backup of a start state, computed once and shared (the advice, the why, the live chance).
+ * @param {GameRecord} record @param {number[]} scores */
+export function backupOf(record, scores) {
+  const key = `${record.players}-${record.rules}`;
+  let at = backups.get(key);
+  if (!at) { at = core.memoValues(core.game(record.players, record.rules)); backups.set(key, at); }
+  return at(scores);
+}
+/** The recording seat's chance of winning now (optimal play from here). @param {GameRecord} record @param {State} st */
+export function youWin(record, st) {
+  const g = core.game(record.players, record.rules);
+  if (st.phase === "over") return st.winner === record.you ? 1 : 0;
+  const N = record.players, f = core.frame(st);
+  if (f[0] + (st.phase === "decide" ? st.t : 0) >= g.target) return st.seat === record.you ? 1 : 0;
+  const v = backupOf(record, f);
+  const t = st.phase === "decide" ? st.t : 0, n = st.phase === "decide" ? st.n : core.N_DICE;
+  return core.stateValue(g, f, t, n, v)[(record.you - st.seat + N) % N];
+}
+/** @param {HTMLElement} box @param {State} st @param {string[]} names */
+export function drawBoard(box, st, names) {
+  box.replaceChildren(...st.scores.map((s, i) => el("div", { class: `seat${i === st.seat && st.phase !== "over" ? " active" : ""}`,
+    "data-seat": String(i) }, el("div", { class: "who", text: t("{who} \u00b7 seat {k}", { who: names[i], k: i + 1 }) }),
+    el("div", { class: "pts", text: String(s) }))));
+}
+/** The advice to the mover, in the mover's frame, and its why (one backup for both).
+ * @param {GameRecord} record @param {State} st */
+export function moverAdvice(record, st) {
+  const g = core.game(record.players, record.rules), f = core.frame(st);
+  const v = st.scores[st.seat] + st.t >= g.target ? undefined : backupOf(record, f);
+  const a = core.adviseIn(g, f, st.t, st.n, v);
+  const why = a.reason === "optimal" ? words.why(a, core.explainIn(g, f, st.t, st.n, v), record.rules) : null;
+  return { a, why };
+}
+/** One entry of a log, in words. @param {GameEvent} ev @param {string[]} names */
+export function describe(ev, names) {
+  const who = names[ev.seat];
+  if (ev.roll) return t("{who} rolled {counts}", { who, counts: words.counts(ev.roll) });
+  if (ev.choice) return ev.choice === "roll" ? t("{who} chose to roll", { who }) : t("{who} chose to stop", { who });
+  if (ev.nuts !== undefined) return t("{who}'s Go Nuts! round collected {n} acorns", { who, n: ev.nuts });
+  return t("{who} banked {n} points", { who, n: /** @type {number} */ (ev.banked) });
+}
+/* The log of a game: its last LOG_SHOWN entries (a record holds up to 200,000: drawn whole, or spread into one
+ * call, they would stall or break the page). */
+const LOG_SHOWN = 300;
+/** What each log shows: the record and language it was drawn for, and how many of its events.
+ * @type {WeakMap<HTMLElement, {record: GameRecord, lang: string, names: string, drawn: number}>} */
+const logged = new WeakMap();
+/** Draw a game's log; when it only grew since the last draw (a tap), only the new entries are added.
+ * @param {HTMLElement} list @param {GameRecord} record @param {string[]} names */
+export function drawLog(list, record, names) {
+  const n = record.events.length, from = Math.max(0, n - LOG_SHOWN), was = logged.get(list), key = names.join("\u0000");
+  logged.set(list, { record, lang: words.lang, names: key, drawn: n });
+  if (was && was.record === record && was.lang === words.lang && was.names === key && was.drawn <= n && n - was.drawn < LOG_SHOWN) {
+    for (let i = was.drawn; i < n; i++) list.append(el("li", { text: describe(record.events[i], names) }));
+    const wasFrom = Math.max(0, was.drawn - LOG_SHOWN);
+    if (from > wasFrom) {                    // the oldest shown entries give way; the line above them counts them
+      if (!wasFrom) list.prepend(el("li", { class: "reading" }));
+      for (let i = wasFrom; i < from; i++) /** @type {Element} */ (list.children[1]).remove();
+      /** @type {Element} */ (list.firstElementChild).textContent = t("{n} earlier entries are in the exported record", { n: from });
+      list.setAttribute("start", String(from + 1));
+    }
+    return;
+  }
+  list.setAttribute("start", String(from + 1));
+  list.replaceChildren();
+  if (from) list.append(el("li", { class: "reading", text: t("{n} earlier entries are in the exported record", { n: from }) }));
+  for (let i = from; i < n; i++) list.append(el("li", { text: describe(record.events[i], names) }));
+}
+/** @param {GameRecord} record @param {State} st @param {string[]} names */
+export function turnText(record, st, names) {
+  if (st.phase === "over") return t("{who} reached {target} and won.", { who: names[/** @type {number} */ (st.winner)], target: TARGET });
+  const who = names[st.seat];
+  if (st.phase === "start") return t("{who} to start a turn (5 dice).", { who });
+  if (st.phase === "nuts") return t("{who}: Go Nuts! round.", { who });
+  return t("{who}: {points}, {dice} live.", { who, points: t("{n} turn points", { n: st.t }), dice: t("{n} dice", { n: st.n }) });
+}
+/** The end-of-game banner of a mode ("play" or "coach"), with its way to the review.
+ * @param {string} mode @param {GameRecord} record @param {State} st @param {string[]} names */
+export function drawOver(mode, record, st, names) {
+  const over = $(`${mode}-over`);
+  over.hidden = st.phase !== "over";
+  if (st.phase !== "over") return;
+  const scores = st.scores.join(" \u2013 ");
+  const text = st.winner === record.you ? t("You win, {scores}!", { scores }) : t("{who} wins, {scores}.", { who: names[/** @type {number} */ (st.winner)], scores });
+  const button = el("button", { id: `${mode}-to-review`, class: "primary", type: "button", text: t("Review my decisions") });
+  button.addEventListener("click", () => openTab("review", { source: mode }));
+  over.replaceChildren(el("p", { class: "total", text }), button);
+}
+/** Column labels of an advice table: you, then the others in turn order, by seat. @param {GameRecord} r */
+export const seatLabels = (r) => Array.from({ length: r.players }, (_, k) => k === 0 ? t("You") : t("Seat {k}", { k: (r.you + k) % r.players + 1 }));
+
+/** A record's target (a record without one is to the format's default). @param {GameRecord} r */
+export const targetOf = (r) => (r.target === undefined ? data.record.default_target : r.target);
+/** Refuse a record unless it is to this page's target. @param {GameRecord} r */
+export function checkTarget(r) {
+  if (targetOf(r) !== TARGET) {
+    const params = { target: targetOf(r), here: TARGET };
+    throw new GonutsInputError(`it is a game to ${params.target}, and this page plays to ${TARGET}`, "it is a game to {target}, and this page plays to {here}", params);
+  }
+}
+
+/** An entered event of a game kept by hand: refused with the rules' message, or applied to the held state (one
+ * step, no replay), saved and drawn. @param {Entered} game @param {GameEvent} ev */
+export function pushEntered(game, ev) {
+  const held = game.state, r = /** @type {GameRecord} */ (held.record);
+  const box = $(`${game.mode}-error`);
+  if (r.events.length >= data.record.max_events) {
+    showError(box, t("this game holds {n} entries, the most a game record holds: export it and start a new one", { n: data.record.max_events }));
+    return false;
+  }
+  const next = core.copy(/** @type {State} */ (held.st));
+  try { core.apply(next, ev, r.events.length, /** @type {Context} */ (held.ctx)); }
+  catch (e) { showError(box, say(e).replace(/^event \d+: /, "")); return false; }
+  r.events.push(ev);
+  held.st = next;
+  store.set(game.key, r);
+  showError(box, "");
+  game.draw();
+  return true;
+}
+/** Take back the last entry: the one full replay an entry causes. @param {Entered} game */
+export function undoEntered(game) {
+  const r = game.state.record;
+  if (!r || !r.events.length) return;
+  r.events.pop();
+  game.state.st = core.replay(r);
+  store.set(game.key, r);
+  showError($(`${game.mode}-error`), "");
+  $(`${game.mode}-new`).open = false;
+  game.draw();
+}

@@ -1,0 +1,61 @@
+/* The page in the player's language: the first of navigator.languages that the page has, or the one chosen
+ * in the Language select (remembered), or ?lang=xx in a link. The page's fixed words carry data-t (their text
+ * is the catalogue's key) and data-t-attr (attributes to translate); everything drawn later asks words.t. */
+import { data } from "./context.js";
+import { makeWords, pickLanguage, LANGUAGES } from "../core/words.js";
+
+/** @typedef {import("../core/words.js").Lang} Lang */
+const KEY = "gonuts.language";
+const asked = new URLSearchParams(location.search).get("lang");
+/** @returns {string | null} */
+function remembered() { try { return localStorage.getItem(KEY); } catch (e) { return null; } }
+/** @param {string | null} x @returns {x is Lang} */
+const known = (x) => LANGUAGES.some((l) => l === x);
+const first = known(asked) ? asked : (() => { const r = remembered(); return known(r) ? r : pickLanguage(navigator.languages || [navigator.language]); })();
+
+export const words = makeWords(data.messages, first);
+export const { t } = words;
+
+/** @type {(() => void)[]} */
+const listeners = [];
+/** Call fn again whenever the language changes (a tab redraws its words). @param {() => void} fn */
+export const onLanguage = (fn) => { listeners.push(fn); };
+
+/** The page's fixed words in the language: each [data-t] element's first text (its key kept in data-t), and
+ * each attribute named in data-t-attr. */
+function translatePage() {
+  document.documentElement.lang = words.lang;
+  for (const e of document.querySelectorAll("[data-t]")) {
+    const node = [...e.childNodes].find((c) => c.nodeType === Node.TEXT_NODE && (c.textContent || "").trim());
+    const h = /** @type {HTMLElement} */ (e);
+    if (!h.dataset.t) h.dataset.t = (node ? node.textContent || "" : h.textContent || "").replace(/\s+/g, " ").trim();
+    const text = t(h.dataset.t, h.dataset.tParams ? JSON.parse(h.dataset.tParams) : undefined);
+    if (node) node.textContent = (node.textContent || "").replace(/\S(.*\S)?/s, text);
+    else h.textContent = text;
+  }
+  for (const e of document.querySelectorAll("[data-t-attr]")) {
+    const h = /** @type {HTMLElement} */ (e);
+    for (const name of (h.dataset.tAttr || "").split(" ")) {
+      const keyName = `tKey${name.replace(/-./g, (m) => m[1].toUpperCase())}`;
+      if (!h.dataset[keyName]) h.dataset[keyName] = h.getAttribute(name) || "";
+      h.setAttribute(name, t(/** @type {string} */ (h.dataset[keyName])));
+    }
+  }
+}
+
+/** Change the language: remembered, the page's words and every tab's drawn words. @param {string} to */
+export function setLanguage(to) {
+  if (!known(to)) return;
+  words.setLanguage(to);
+  try { localStorage.setItem(KEY, to); } catch (e) { /* storage off: this visit only */ }
+  translatePage();
+  for (const fn of listeners) fn();
+}
+
+/** At start: the page's words in the first language, and the Language select wired. */
+export function startLanguage() {
+  translatePage();
+  const sel = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
+  sel.value = words.lang;
+  sel.addEventListener("change", () => setLanguage(sel.value));
+}

@@ -1,0 +1,16 @@
+/* A player's name as a person sees it: bidirectional controls, invisible characters and other controls removed,
+ * its length in what a person counts as characters (grapheme clusters), and one comparison in every language. */
+const HIDDEN = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\u115f\u1160\u3164\uffa0]/gu;     // ZWNJ and ZWJ join letters and emoji
+const VISIBLE = /[\p{L}\p{N}\p{S}\p{P}]/u;
+
+/** @param {unknown} text */
+export const cleanName = (text) => {
+  const name = String(text).normalize("NFC").replace(HIDDEN, "").replace(/\s+/g, " ").trim();
+  return VISIBLE.test(name) ? name : "";
+};
+const seen = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+/** @param {string} text */
+export const graphemes = (text) => (seen ? [...seen.segment(text)].length : Array.from(text).length);
+/** One name in every browser language: Unicode's case mapping, not the locale's ("I" is "ı" in Turkish).
+ * @param {string} a @param {string} b */
+export const sameName = (a, b) => a.normalize("NFKC").toLowerCase() === b.normalize("NFKC").toLowerCase();

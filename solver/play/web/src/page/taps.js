@@ -1,0 +1,25 @@
+/* Taps at a table: a tap on a control drawn after the finger went down does nothing (it was meant for what was
+ * there before), and neither does the second tap of a double tap: within TAP_GAP ms of the redraw that the
+ * first tap caused, where the first one landed (so +1 can be tapped as fast as a finger goes). Keyboard
+ * presses are never ignored. */
+const TAP_GAP = 350, TAP_NEAR = 24;
+const taps = { down: -Infinity, drawn: -Infinity, last: -Infinity, x: NaN, y: NaN, lastX: NaN, lastY: NaN };
+document.addEventListener("pointerdown", (e) => { taps.down = performance.now(); taps.x = e.clientX; taps.y = e.clientY; }, true);
+
+/** Note that the controls were just drawn again. */
+export function redrawn() { taps.drawn = performance.now(); }
+
+/** A click handler that ignores stale and doubled taps. @param {(e: MouseEvent) => void} fn */
+export function tap(fn) {
+  return (/** @type {MouseEvent} */ e) => {
+    if (e.detail > 0) {                          // a pointer's click (a key's has detail 0)
+      const target = /** @type {HTMLElement} */ (e.currentTarget);
+      const now = performance.now(), born = Number(target.dataset.born || -Infinity);
+      const near = Math.hypot(taps.x - taps.lastX, taps.y - taps.lastY) < TAP_NEAR;
+      const doubled = near && taps.drawn >= taps.last && now - taps.drawn < TAP_GAP;
+      if (taps.down < born || doubled) return;
+      taps.last = now; taps.lastX = taps.x; taps.lastY = taps.y;
+    }
+    fn(e);
+  };
+}

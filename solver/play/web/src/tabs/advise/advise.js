@@ -1,0 +1,54 @@
+/* The Advise tab: one question (scores, turn points, live dice) and its answer with why. */
+import { core, PLAYERS, readingsFor, TARGET } from "../../page/context.js";
+import { $, el, showError, fillSelect } from "../../page/dom.js";
+import { t, words, onLanguage } from "../../page/i18n.js";
+import { drawAdvice, readingText } from "../../page/advice.js";
+import { ready, wholeNumber, say, playersText } from "../../page/games.js";
+
+const adv = { players: $("adv-players"), rules: $("adv-rules"), scores: $("adv-scores"), turn: $("adv-turn"),
+              dice: $("adv-dice"), out: $("adv-out"), error: $("adv-error") };
+const SCORE_NAMES = ["Your score", "Next player's score", "Then the next's score", "Then the last's score"];
+
+function playersChanged() {
+  const n = Number(adv.players.value);
+  fillSelect(adv.rules, readingsFor(n).map((r) => [r, t(r)]), adv.rules.value);
+  const old = [...adv.scores.querySelectorAll("input")].map((i) => i.value);
+  adv.scores.replaceChildren();
+  for (let k = 0; k < n; k++) {
+    adv.scores.append(el("label", { text: t(SCORE_NAMES[k]) }, el("input", { id: `adv-score-${k}`, type: "number", inputmode: "numeric",
+      min: "0", max: String(TARGET - 1), step: "1", value: old[k] !== undefined ? old[k] : "0" })));
+  }
+  $("adv-reading").textContent = readingText(adv.rules.value);
+}
+function fill() {
+  fillSelect(adv.players, PLAYERS.map((p) => [p, playersText(p)]), adv.players.value || undefined);
+  fillSelect(adv.dice, [1, 2, 3, 4, 5].map((d) => [d, t("{n} dice", { n: d })]), adv.dice.value || 5);
+  playersChanged();
+}
+fill();
+adv.players.addEventListener("change", playersChanged);
+adv.rules.addEventListener("change", () => { $("adv-reading").textContent = readingText(adv.rules.value); });
+/** @type {(() => void) | null} the last answer, drawn again in another language */
+let redraw = null;
+onLanguage(() => { fill(); if (redraw) redraw(); });
+$("advise-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  try {
+    const n = Number(adv.players.value);
+    /** @type {number[]} */
+    const scores = [];
+    for (let k = 0; k < n; k++) scores.push(wholeNumber($(`adv-score-${k}`).value, k === 0 ? t("Your score") : t("Score {k}", { k: k + 1 })));
+    const turn = wholeNumber(adv.turn.value, t("Turn points"));
+    await ready(n, adv.rules.value);
+    const q = { scores, turn, dice: Number(adv.dice.value), rules: adv.rules.value };
+    const g = core.game(n, q.rules), v = scores[0] + turn < g.target ? core.values(g, scores) : undefined;
+    const a = core.adviseIn(g, scores, turn, q.dice, v);
+    showError(adv.error, "");
+    redraw = () => drawAdvice(adv.out, a, null, a.reason === "optimal" ? words.why(a, core.explainIn(g, scores, turn, q.dice, v), q.rules) : null);
+    redraw();
+  } catch (err) {
+    showError(adv.error, say(err));
+    adv.out.hidden = true;
+    redraw = null;
+  }
+});

@@ -1,0 +1,337 @@
+/* The Table tab: a whole table's game on one phone, one tap per roll. What the table reads at a glance stays in
+ * the first screen of the smallest phone: the score strip (the rolling player marked), the mover and their turn,
+ * then the one thing to do now: every possible roll as a button, or Roll and Stop with the verdict and both
+ * chances, or the Go Nuts! count. Everything else (why, every seat's chances, banked turns, the advice switches,
+ * the log, recent games) comes after it and may scroll. The game's state is held and stepped by each tap; a
+ * full replay happens only on load, undo or another tab's write. */
+import { core, PLAYERS, readingsFor } from "../../page/context.js";
+import { $, el, showError, fillSelect } from "../../page/dom.js";
+import { t, words, onLanguage } from "../../page/i18n.js";
+import { store, keepStorage } from "../../page/storage.js";
+import { openTab, onShown } from "../../page/tabs.js";
+import { tap, redrawn } from "../../page/taps.js";
+import { cleanName, graphemes, sameName } from "../../page/names.js";
+import { FACE_SVG, drawAdvice, tossUp } from "../../page/advice.js";
+import { owner } from "../../page/owner.js";
+import { ready, wholeNumber, say, newRecord, describe, drawLog, pushEntered, undoEntered, hold, playersText,
+  register, backupOf } from "../../page/games.js";
+import { refuse } from "../../core/errors.js";
+import { TABLE_KEY, recent, lines, setAside, takeOut } from "./recent.js";
+import * as history from "./history.js";
+
+/** @typedef {import("../../core/types.js").GameRecord} GameRecord */
+/** @typedef {import("../../core/types.js").GameEvent} GameEvent */
+/** @typedef {import("../../core/types.js").State} State */
+/** @typedef {import("../../core/types.js").Advice} Advice */
+/** @typedef {GameRecord & {names: string[], hints: boolean[]}} TableRecord */
+
+/** @type {import("../../page/games.js").Held & {nuts: number, over: boolean}} */
+export const table = { record: null, st: null, ctx: null, nuts: 0, over: false };
+register("table", () => table.record);
+history.source(() => table.record);
+const NUTS_KEY = `${TABLE_KEY}.nuts`;          // the Go Nuts! count being entered: {events, count}
+const NAME_MAX = 20;                           // characters as a person counts them
+const rec = () => /** @type {TableRecord} */ (table.record);
+const state = () => /** @type {State} */ (table.st);
+
+function setupChanged() {
+  const n = Number($("table-players").value);
+  fillSelect($("table-rules"), readingsFor(n).map((r) => [r, t(r)]), $("table-rules").value);
+  const old = [...$("table-names").querySelectorAll("input[type=text]")].map((i) => /** @type {HTMLInputElement} */ (i).value);
+  const hints = [...$("table-names").querySelectorAll("input[type=checkbox]")].map((i) => /** @type {HTMLInputElement} */ (i).checked);
+  $("table-names").replaceChildren(...Array.from({ length: n }, (_, i) => el("div", { class: "row" },
+    el("label", { text: i === 0 ? t("Player {k} (moves first)", { k: 1 }) : t("Player {k}", { k: i + 1 }) },
+      el("input", { id: `table-name-${i}`, type: "text", autocomplete: "off", dir: "auto", spellcheck: "false",
+                    value: old[i] !== undefined ? old[i] : t("Player {k}", { k: i + 1 }) })),
+    (() => { const box = /** @type {HTMLInputElement} */ (el("input", { id: `table-hint-${i}`, type: "checkbox" }));
+             box.checked = hints[i] !== undefined ? hints[i] : true;
+             return el("label", { class: "check" }, box, ` ${t("advice shown")}`); })())));
+}
+fillSelect($("table-players"), PLAYERS.map((p) => [p, playersText(p)]), PLAYERS.includes(3) ? 3 : PLAYERS[0]);
+$("table-players").addEventListener("change", setupChanged);
+setupChanged();
+const save = () => store.set(TABLE_KEY, table.record);
+
+function drawRecent() {
+  history.count();
+  const list = recent(), ls = lines(), box = $("table-recent");
+  box.hidden = !list.length;
+  $("table-recent-list").replaceChildren(...list.map((r, i) => {
+    const line = ls[i], names = /** @type {TableRecord} */ (r).names;
+    let text = t("a game that cannot be read");
+    if (line && Array.isArray(names)) {
+      const scores = line.scores.join(" \u2013 ");
+      text = line.over ? t("{names}: {scores}, {who} won", { names: names.join(", "), scores, who: names[/** @type {number} */ (line.winner)] })
+        : t("{names}: {scores}, in progress", { names: names.join(", "), scores });
+    }
+    const resume = el("button", { type: "button", id: `table-resume-${i}`, text: t("Resume") });
+    resume.addEventListener("click", () => resumeRecent(i));
+    return el("li", {}, el("bdi", { text }), " ", resume);
+  }));
+}
+/** @param {number} i */
+async function resumeRecent(i) {
+  const r = recent()[i];
+  try { core.replay(r); checkTable(r); await ready(r.players, r.rules); }
+  catch (err) { showError($("table-setup-error"), t("That game cannot be resumed: {why}", { why: say(err) })); return; }
+  await own.take(true);
+  takeOut(i, table.record, table.st);
+  hold(table, r); table.nuts = 0;
+  save();
+  $("table-new").open = false;
+  drawRecent();
+  drawTable();
+}
+
+$("table-setup").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const n = Number($("table-players").value), rules = $("table-rules").value;
+  /** @type {string[]} */
+  const names = [];
+  const hints = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const name = cleanName($(`table-name-${i}`).value);
+      if (!name) refuse("Player {k} needs a name", { k: i + 1 });
+      if (graphemes(name) > NAME_MAX) refuse("Player {k}'s name is longer than {max} characters", { k: i + 1, max: NAME_MAX });
+      if (names.some((x) => sameName(x, name))) refuse("Two players are called {name}: give each a name of their own", { name });
+      names.push(name); hints.push($(`table-hint-${i}`).checked);
+    }
+    await ready(n, rules);
+  } catch (err) { showError($("table-setup-error"), say(err)); return; }
+  showError($("table-setup-error"), "");
+  await own.take(true);
+  setAside(table.record, table.st);
+  hold(table, newRecord("table", { players: n, rules, seat: 0 }, { names, hints, started: new Date().toISOString() }));
+  table.nuts = 0;
+  save();
+  keepStorage();
+  $("table-new").open = false;
+  drawRecent();
+  drawTable();
+});
+/** @type {import("../../page/games.js").Entered} */
+export const TABLE = { mode: "table", key: TABLE_KEY, state: table, draw: () => drawTable() };
+/** @param {GameEvent} ev */
+const push = (ev) => pushEntered(TABLE, ev);
+
+/** Each face's icon, parsed once and cloned for every button (parsing SVG text 40 times a tap is slow). */
+const ICONS = FACE_SVG.map((svg) => { const icon = el("span", { class: "icon", "aria-hidden": "true" }); icon.innerHTML = svg; return icon; });
+/** @param {number} f @param {number} k @param {string} word */
+function faces(f, k, word) {
+  return [el("span", { text: String(k) }), ICONS[f].cloneNode(true), el("span", { class: "sr", text: ` ${word}, ` })];
+}
+/** Every roll of n live dice, one button each: its visible text is in its accessible name ("3 acorns, 1
+ * squirrel, 1 car"). @param {State} st @param {number} born */
+function rollButtons(st, born) {
+  const buttons = [];
+  for (let a = st.n; a >= 0; a--) {
+    for (let sq = st.n - a; sq >= 0; sq--) {
+      const c = st.n - a - sq;
+      const b = el("button", { type: "button", class: "res", "data-roll": `${a}-${sq}-${c}`, "data-born": String(born) },
+        el("span", { class: "faces" }, ...faces(0, a, t("acorns", { n: a })), ...faces(1, sq, t("squirrels", { n: sq }))),
+        el("span", { class: "cars", text: t("{n} cars", { n: c }) }));
+      b.addEventListener("click", tap(() => push({ seat: st.seat, roll: [a, sq, c] })));
+      buttons.push(b);
+    }
+  }
+  return buttons;
+}
+/** @param {TableRecord} r @param {State} st */
+function drawStrip(r, st) {
+  $("table-pad").replaceChildren(...r.names.map((name, i) => {
+    const active = i === st.seat && st.phase !== "over";
+    const card = el("li", { class: `card${active ? " active" : ""}${st.winner === i ? " won" : ""}`, "data-seat": String(i) },
+      el("bdi", { class: "name", text: name }), el("span", { class: "score", text: String(st.scores[i]) }));
+    if (active) card.setAttribute("aria-current", "true");
+    return card;
+  }));
+}
+/** @param {TableRecord} r */
+function drawHints(r) {
+  $("table-hints").replaceChildren(...r.names.map((name, i) => {
+    const b = el("button", { type: "button", class: "hint", id: `table-hint-toggle-${i}`, "aria-pressed": String(!!r.hints[i]) },
+      `${t("Advice for")} `, el("bdi", { text: name }), `: ${r.hints[i] ? t("on") : t("off")}`);
+    b.addEventListener("click", () => { r.hints[i] = !r.hints[i]; save(); drawTable(); });
+    return b;
+  }));
+}
+/* One backup per score state of this game (page/games.js backupOf), shared by the advice and the why. */
+/** @param {TableRecord} r @param {number[]} scores */
+const valuesAt = (r, scores) => backupOf(r, scores);
+/** The decision: the verdict (announced) and each action's chance under its button; the advised button is the
+ * emphasised one (filled, bold, marked), and with advice off neither is. @param {TableRecord} r @param {State} st
+ * @returns {Advice | null} */
+function drawDecision(r, st) {
+  /** @type {Advice | null} */
+  let a = null;
+  if (r.hints[st.seat]) {
+    const g = core.game(r.players, r.rules), f = core.frame(st);
+    a = core.adviseIn(g, f, st.t, st.n, valuesAt(r, f));
+  }
+  const close = !!a && tossUp(a);
+  for (const [button, action] of /** @type {[HTMLElement, string][]} */ ([[$("table-roll"), "roll"], [$("table-stop"), "stop"]])) {
+    const advised = !!a && !close && a.action === action;
+    button.classList.toggle("advised", advised);
+    /** @type {HTMLElement} */ (button.querySelector(".mark")).hidden = !advised;
+    button.dataset.born = String(performance.now());
+  }
+  const verdict = $("table-verdict");
+  verdict.className = `verdict ${a ? (close ? "tie" : a.action) : "off"}`;
+  verdict.dataset.action = a ? String(a.action) : "";
+  verdict.textContent = !a ? t("Roll or stop?") : close ? t("TOSS-UP") : a.action === "roll" ? t("ROLL is better") : t("STOP is better");
+  $("table-chance-roll").textContent = a ? words.pct(a.win_if_roll) : "";
+  $("table-chance-stop").textContent = a ? words.pct(a.win_if_stop) : "";
+  $("table-chances").hidden = !a;
+  return a;
+}
+/* After an entry the strip and the action area are where the eyes are: back at the top of the page if the
+ * player had scrolled away (to the log, the why) or the page was scrolled to the Start button. Known before the
+ * draw (reading a position after it would make the browser lay the page out twice). */
+let padInView = true;
+new IntersectionObserver((seen) => { for (const e of seen) padInView = e.intersectionRatio > 0.99; },
+  { rootMargin: "0px 0px -66% 0px", threshold: [0, 0.99, 1] }).observe($("table-pad"));
+/** Whether the strip is out of the top third of the screen (an IntersectionObserver keeps count: no layout). */
+const awayFromTop = () => !$("panel-table").hidden && !$("table-game").hidden && !padInView;
+function drawTable() {
+  const r = rec();
+  const away = awayFromTop();
+  $("table-game").hidden = !r;
+  if (!r) return;
+  redrawn();
+  const born = performance.now();
+  const st = state(), names = r.names, N = r.players;
+  table.over = st.phase === "over";
+  drawStrip(r, st);
+  history.count();
+  const who = st.phase === "over" ? names[/** @type {number} */ (st.winner)] : names[st.seat];
+  const line = st.phase === "over" ? t("reached {target} and won!", { target: r.target === undefined ? 50 : r.target })
+    : st.phase === "start" ? t("starts a turn") : `${t("{n} points", { n: st.t })} \u00b7 ${t("{n} dice", { n: st.n })}`;
+  $("table-turn").replaceChildren(el("bdi", { class: "who", text: who }), el("span", { class: "state", text: line }));
+  const prompt = st.phase === "start" ? t("Tap what the 5 dice show:")
+    : st.phase === "roll" ? t("Tap what the {n} live dice show:", { n: st.n })
+    : st.phase === "nuts" ? t("Go Nuts! Throw {n} dice until everyone else rolls a dog.", { n: /** @type {number} */ (st.nutsDice) }) : "";
+  $("table-prompt").textContent = prompt;
+  $("table-prompt").hidden = !prompt;
+  const rolling = st.phase === "start" || st.phase === "roll";
+  $("table-rolls").hidden = !rolling;
+  $("table-rolls").replaceChildren(...(rolling ? rollButtons(st, born) : []));
+  $("table-decide").hidden = st.phase !== "decide";
+  const a = st.phase === "decide" ? drawDecision(r, st) : null;
+  $("table-nuts").hidden = st.phase !== "nuts";
+  if (st.phase !== "nuts") table.nuts = 0;
+  $("table-nuts-n").textContent = String(table.nuts);
+  for (const id of ["table-nuts-minus", "table-nuts-plus", "table-nuts-five", "table-nuts-done"]) $(id).dataset.born = String(born);
+  $("table-bank").hidden = st.phase !== "start";
+  $("table-advice").hidden = !a;
+  if (a) {
+    const g = core.game(r.players, r.rules), f = core.frame(st);
+    const labels = Array.from({ length: N }, (_, k) => names[(st.seat + k) % N]);
+    drawAdvice($("table-advice"), a, labels, a.reason === "optimal" ? words.why(a, core.explainIn(g, f, st.t, st.n, valuesAt(r, f)), r.rules) : null);
+  }
+  const last = r.events[r.events.length - 1];
+  $("table-undo").textContent = last ? t("Undo: {what}", { what: describe(last, names) }) : t("Undo");
+  drawHints(r);
+  drawOver(r, st);
+  drawLog(/** @type {any} */ ($("table-log")), r, names);
+  const following = own.following();
+  for (const c of $("table-game").querySelectorAll("button, input")) {
+    const b = /** @type {HTMLButtonElement} */ (c);
+    if (b.disabled !== following) b.disabled = following;
+  }
+  $("table-undo").disabled = following || !last;
+  if (away || (!$("panel-table").hidden && !r.events.length)) window.scrollTo(0, 0);
+  keepAwake();
+}
+/** The end: every seat's review, from one replay, one backup per turn and one luck split.
+ * @param {TableRecord} r @param {State} st */
+function drawOver(r, st) {
+  const over = $("table-over");
+  over.hidden = st.phase !== "over";
+  if (st.phase !== "over") return;
+  const rows = [el("p", { class: "total" }, el("bdi", { text: r.names[/** @type {number} */ (st.winner)] }), ` ${t("wins, {scores}.", { scores: st.scores.join(" \u2013 ") })}`)];
+  core.reviews(r).forEach((rv, k) => {
+    rows.push(el("p", { class: "seat-review", "data-seat": String(k), "data-loss": String(rv.total_loss_points) },
+      el("bdi", { text: r.names[k] }), rv.decisions.length
+        ? `: ${t("{n} decisions", { n: rv.decisions.length })}, ${t("{x} points of win probability given up.", { x: words.fixed(rv.total_loss_points, 2) })}`
+        : `: ${t("no decisions to review (turns entered as banked totals).")}`));
+  });
+  const button = el("button", { id: "table-to-review", class: "primary", type: "button", text: t("Review every player") });
+  button.addEventListener("click", () => openTab("review", { source: "table" }));
+  over.replaceChildren(...rows, button);
+}
+$("table-roll").addEventListener("click", tap(() => push({ seat: state().seat, choice: "roll" })));
+$("table-stop").addEventListener("click", tap(() => push({ seat: state().seat, choice: "stop" })));
+/* The Go Nuts! count is saved as it is entered: a reload in the middle of a round keeps it. */
+function saveNuts() { store.set(NUTS_KEY, { events: rec().events.length, count: table.nuts }); }
+/** @param {number} d */
+const nutsStep = (d) => tap(() => { table.nuts = Math.max(0, table.nuts + d); $("table-nuts-n").textContent = String(table.nuts); saveNuts(); });
+$("table-nuts-minus").addEventListener("click", nutsStep(-1));
+$("table-nuts-plus").addEventListener("click", nutsStep(1));
+$("table-nuts-five").addEventListener("click", nutsStep(5));
+$("table-nuts-done").addEventListener("click", tap(() => {
+  if (push({ seat: state().seat, nuts: table.nuts })) { table.nuts = 0; saveNuts(); }
+}));
+$("table-bank").addEventListener("submit", (e) => {
+  e.preventDefault();
+  try {
+    if (push({ seat: state().seat, banked: wholeNumber($("table-bank-n").value, t("Points banked")) })) $("table-bank-n").value = "0";
+  } catch (err) { showError($("table-error"), say(err)); }
+});
+$("table-undo").addEventListener("click", tap(() => undoEntered(TABLE)));
+/** A table game also needs its players' names and advice switches; names are kept as they were entered
+ * (cleaned), and a saved one holding hidden characters is cleaned the same way. @param {any} saved */
+export function checkTable(saved) {
+  if (!Array.isArray(saved.names) || saved.names.length !== saved.players || !Array.isArray(saved.hints) ||
+      !saved.names.every((/** @type {unknown} */ x) => typeof x === "string" && cleanName(x) && graphemes(cleanName(x)) <= NAME_MAX)) {
+    refuse("it has no names for its players");
+  }
+  saved.names = saved.names.map(cleanName);
+}
+/** After a restore: the Go Nuts! count of the round being entered, if the game is where it was. */
+export function restoreNuts() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(NUTS_KEY) || "null");
+    if (kept && table.record && kept.events === table.record.events.length && Number.isSafeInteger(kept.count) && kept.count >= 0) {
+      table.nuts = kept.count;
+      $("table-nuts-n").textContent = String(table.nuts);
+    }
+  } catch (e) { /* unreadable: the count starts at 0 */ }
+}
+
+/* One tab writes the table game (page/owner.js); another follows it read-only until it takes it over. */
+const own = owner(TABLE_KEY, {
+  follow(on) { $("table-follow").hidden = !on; drawTable(); },
+  reload(text) { try { hold(table, JSON.parse(text)); } catch (e) { return; } drawTable(); },
+});
+/** Claim the table game for this tab (wait: ask another tab to let go). */
+export const ownTable = own.take;
+$("table-take").addEventListener("click", () => own.take(true));
+/** Draw the tab after a restore. */
+export function drawAll() { drawRecent(); drawTable(); }
+
+/* While a Table game is on screen, the screen stays on (Screen Wake Lock); the browser releases the lock when
+ * the page is hidden, and it is taken again when the page shows. */
+/** @type {WakeLockSentinel | null} */
+let wake = null;
+const wanted = () => !!table.record && !table.over && !$("panel-table").hidden && document.visibilityState === "visible";
+async function keepAwake() {
+  if (!("wakeLock" in navigator)) return;
+  try {
+    if (wanted() && !wake) {
+      wake = await navigator.wakeLock.request("screen");
+      wake.addEventListener("release", () => { wake = null; });
+    } else if (!wanted() && wake) {
+      const held = wake;
+      wake = null;
+      await held.release();
+    }
+  } catch (e) { wake = null; /* refused (battery saver, a frame): the screen may dim */ }
+}
+document.addEventListener("visibilitychange", keepAwake);
+onShown(keepAwake);
+onLanguage(() => {
+  fillSelect($("table-players"), PLAYERS.map((p) => [p, playersText(p)]), $("table-players").value);
+  setupChanged();
+  drawAll();
+});

@@ -1,0 +1,60 @@
+/* The page's message catalogues (solver/play/web/messages): every language has every key of the English one,
+ * with the same placeholders, a plural form "other" wherever it has forms; numbers and plurals come out as the
+ * language writes them. */
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { makeWords, pickLanguage, LANGUAGES } from "../../solver/play/web/src/core/words.js";
+
+const cat = (lang) => JSON.parse(fs.readFileSync(new URL(`../../solver/play/web/messages/${lang}.json`, import.meta.url), "utf8"));
+const catalogues = Object.fromEntries(LANGUAGES.map((l) => [l, cat(l)]));
+const holes = (text) => new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+const forms = (v) => (typeof v === "string" ? [v] : Object.values(v));
+
+test("every catalogue has every key, and no other", () => {
+  const keys = Object.keys(catalogues.en).sort();
+  assert.ok(keys.length > 250);
+  for (const lang of LANGUAGES) assert.deepEqual(Object.keys(catalogues[lang]).sort(), keys, lang);
+});
+
+test("every message keeps its key's placeholders (a plural's one form may say its count in words)", () => {
+  for (const lang of LANGUAGES) {
+    for (const [key, value] of Object.entries(catalogues[lang])) {
+      const want = holes(key);
+      if (typeof value !== "string") assert.ok(typeof value.other === "string", `${lang}: ${key} has no "other" form`);
+      for (const form of forms(value)) {
+        const got = holes(form);
+        for (const h of got) assert.ok(want.has(h), `${lang}: "${form}" has {${h}}, which "${key}" does not`);
+        for (const h of want) {
+          if (typeof value !== "string" && h === "n" && form === value.one) continue;
+          assert.ok(got.has(h), `${lang}: "${form}" drops {${h}} of "${key}"`);
+        }
+      }
+    }
+  }
+});
+
+test("numbers and percentages as each language writes them, plurals by count", () => {
+  const w = makeWords(catalogues, "fr");
+  const plain = (s) => s.replace(/[\u202f\u00a0]/g, " ");
+  assert.equal(plain(w.pct(0.424)), "42,40 %");
+  w.setLanguage("de");
+  assert.equal(plain(w.pct(0.424)), "42,40 %");
+  assert.equal(w.t("{n} points", { n: 1 }), "1 Punkt");
+  assert.equal(w.t("{n} points", { n: 2 }), "2 Punkte");
+  w.setLanguage("en");
+  assert.equal(w.pct(0.424), "42.40%");
+  assert.equal(w.t("{n} dice", { n: 1 }), "1 die");
+  assert.equal(w.t("{n} dice", { n: 5 }), "5 dice");
+  assert.equal(w.t("{n} earlier entries are in the exported record", { n: 12345 }), "12,345 earlier entries are in the exported record");
+  w.setLanguage("es");
+  assert.equal(w.t("{n} acorns", { n: 1 }), "1 bellota");
+  assert.equal(w.fixed(3.14159, 2), "3,14");
+});
+
+test("the first of the browser's languages that the page has", () => {
+  assert.equal(pickLanguage(["de-AT", "en"]), "de");
+  assert.equal(pickLanguage(["pt-BR", "fr-CA"]), "fr");
+  assert.equal(pickLanguage(["pt-BR", "ja"]), "en");
+  assert.equal(pickLanguage([]), "en");
+});

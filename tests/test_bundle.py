@@ -1,0 +1,82 @@
+"""The page's script is its ES modules (solver/play/web/src) bundled by esbuild (pinned in package.json) into the
+committed solver/play/web/page.js: rebuilt here, it is byte for byte the committed file, its import graph has no
+circle, and each core module names its Python twin, which still exists."""
+import json
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "solver" / "play" / "web"
+ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
+pytestmark = pytest.mark.source
+needs_esbuild = pytest.mark.skipif(not ESBUILD.exists() or shutil.which("node") is None,
+                                   reason="esbuild is not installed: npm ci (CI does)")
+
+
+def _build(tmp_path):
+    """npm run build's own command (from package.json), writing into tmp_path."""
+    script = json.loads((ROOT / "package.json").read_text())["scripts"]["build"]
+    args = shlex.split(script)
+    out, meta = tmp_path / "page.js", tmp_path / "meta.json"
+    args = [str(ESBUILD)] + [f"--outfile={out}" if a.startswith("--outfile=") else
+                             f"--metafile={meta}" if a.startswith("--metafile=") else a for a in args[1:]]
+    p = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    return out.read_bytes(), json.loads(meta.read_text())
+
+
+@needs_esbuild
+def test_the_committed_bundle_is_the_modules_bundled(tmp_path):
+    built, _ = _build(tmp_path)
+    assert built == (WEB / "page.js").read_bytes(), "solver/play/web/page.js is stale: run npm run build and commit it"
+
+
+@needs_esbuild
+def test_the_modules_import_each_other_without_a_circle_and_all_are_used(tmp_path):
+    _, meta = _build(tmp_path)
+    graph = {path: [i["path"] for i in entry["imports"]] for path, entry in meta["inputs"].items()}
+    on_disk = {str(p.relative_to(ROOT)) for p in (WEB / "src").rglob("*.js")} - {"solver/play/web/src/core/types.js"}
+    assert on_disk <= set(graph), on_disk - set(graph)
+    state = {}
+
+    def visit(node, trail):
+        if state.get(node) == "done":
+            return
+        assert state.get(node) != "open", f"an import circle: {' -> '.join(trail + [node])}"
+        state[node] = "open"
+        for nxt in graph.get(node, []):
+            visit(nxt, trail + [node])
+        state[node] = "done"
+
+    for node in graph:
+        visit(node, [])
+    core = [p for p in graph if "/src/core/" in p]
+    assert all(not i.startswith("solver/play/web/src/page") and "/tabs/" not in i for p in core for i in graph[p]), \
+        "the core imports only the core"
+
+
+TWIN = re.compile(r"Twin: (.*?);", re.S)
+
+
+def test_each_core_module_names_python_twins_that_exist():
+    """A header's "Twin: solver/x.py (f, g), ..." names Python functions, classes or constants that still exist."""
+    seen = 0
+    for path in sorted((WEB / "src" / "core").glob("*.js")):
+        if path.name in ("index.js", "types.js"):
+            continue
+        head = path.read_text().split("*/", 1)[0]
+        m = TWIN.search(head)
+        assert m, f"{path.name}: its header names no Python twin"
+        for module, names in re.findall(r"(solver/[\w/]+\.py)(?: \(([^)]*)\))?", m.group(1).replace("\n *", " ")):
+            text = (ROOT / module).read_text()
+            for name in filter(None, (n.strip().split(".")[0] for n in (names or "").split(","))):
+                assert re.search(rf"^(?:def|class) {name}\b|^{name} = |^    def {name}\b", text, re.M), \
+                    f"{path.name}: {module} has no {name}"
+                seen += 1
+        assert "fixture" in head, f"{path.name}: its header names no fixture"
+    assert seen >= 20

@@ -1,0 +1,166 @@
+"""The page in Spanish, French and German (issue 32): a family that picks its language sees no English on any tab or
+in any Table phase; the language follows navigator.languages, ?lang= and the Language select (remembered), and
+<html lang> with it; and the Table's glance checks hold at 320x568 in German, the longest of the four."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+pytest.importorskip("playwright", reason="the page's browser tests need playwright (pip install \".[test]\")")
+sys.path.insert(0, str(Path(__file__).parent))
+from test_table_app import Phone, SHOTS, cache, page_file, play_game  # noqa: E402,F401
+
+MESSAGES = Path(__file__).resolve().parent.parent / "solver" / "play" / "web" / "messages"
+NAMES = ("Zoë", "Léa", "Jürgen", "Ana")
+WORD = re.compile(r"[A-Za-z][A-Za-z']{2,}")
+
+
+def words_of(lang):
+    """Every word the language's catalogue uses (keys are English: only the values count)."""
+    out = set()
+    for v in json.loads((MESSAGES / f"{lang}.json").read_text(encoding="utf-8")).values():
+        for form in ([v] if isinstance(v, str) else v.values()):
+            out |= {w.lower() for w in WORD.findall(re.sub(r"\{\w+\}", " ", form))}
+    return out
+
+
+def english_words():
+    return words_of("en")
+
+
+# What may show in any language: the game's name, the tool's, the policy grammar, file kinds, the language names.
+ANY = {"go", "nuts", "gonuts", "solve", "review", "json", "csv", "optimal", "hold", "dice", "max", "english",
+       "español", "français", "deutsch", "game", "simple", "rules"} | {w.lower() for w in NAMES}
+
+VISIBLE = """() => {
+  const out = [];
+  const walk = (n) => {
+    if (n.nodeType === Node.TEXT_NODE) { if (n.parentElement && n.parentElement.closest('[hidden], script, style, datalist')) return;
+      const e = n.parentElement; if (e && e.offsetParent === null && getComputedStyle(e).position !== 'fixed' && !e.closest('.sr')) return;
+      out.push(n.textContent); return; }
+    for (const c of n.childNodes) walk(c);
+  };
+  walk(document.body);
+  for (const e of document.querySelectorAll('[aria-label], [placeholder], [title]')) {
+    if (e.closest('[hidden]')) continue;
+    for (const a of ['aria-label', 'placeholder', 'title']) if (e.getAttribute(a)) out.push(e.getAttribute(a));
+  }
+  for (const o of document.querySelectorAll('select:not([hidden]) option')) out.push(o.textContent);
+  out.push(document.title);
+  return out.join(' \\n ');
+}"""
+
+
+def leaks(text, lang):
+    """English words in text that the language's catalogue does not use itself."""
+    mine = words_of(lang) | ANY
+    return sorted({w for w in WORD.findall(text) if w.lower() in english_words() and w.lower() not in mine})
+
+
+def sweep(phone, lang):
+    """Every tab, and a whole 4-player Table game phase by phase; returns what was seen, with where."""
+    page = phone.page
+    seen = []
+
+    def look(where):
+        seen.append((where, page.evaluate(VISIBLE)))
+    for tab in ("advise", "play", "coach", "review", "practice"):
+        page.locator(f"#tab-{tab}").tap()
+        look(tab)
+    page.locator("#tab-advise").tap()
+    page.fill("#adv-turn", "7")
+    page.select_option("#adv-dice", "3")
+    page.locator("#adv-go").tap()
+    page.wait_for_selector("#adv-out .why")
+    look("advise answer")
+    page.fill("#adv-turn", "x")
+    page.locator("#adv-go").tap()
+    look("advise refusal")
+    page.locator("#tab-practice").tap()
+    page.locator("#prac-daily").tap()
+    page.wait_for_selector("#prac-quiz:not([hidden])")
+    page.locator("#prac-roll").tap()
+    look("practice judged")
+    page.locator("#prac-quit").tap()
+    look("practice score")
+    phone.start(players=4, names=NAMES)
+    phases = set()
+    for step in range(400):
+        st = phone.state()
+        if st["phase"] not in phases:
+            phases.add(st["phase"])
+            look(f"table {st['phase']}")
+        if st["phase"] == "over":
+            break
+        if st["phase"] in ("start", "roll"):
+            n = st["n"]
+            roll = f"0-{n}-0" if "nuts" not in phases and st["t"] >= 4 else f"{n}-0-0" if step % 3 else f"1-0-{n - 1}"
+            phone.tap(f"[data-roll='{roll}']")
+        elif st["phase"] == "decide":
+            phone.tap("#table-stop" if st["t"] >= 12 else "#table-roll")
+        else:
+            phone.tap("#table-nuts-plus")
+            phone.tap("#table-nuts-done")
+    assert {"start", "decide", "nuts", "over"} <= phases, phases
+    page.locator("#table-log").evaluate("(e) => e.closest('details').open = true")
+    page.locator("#table-history").evaluate("(e) => e.open = true")
+    page.wait_for_selector("#hist-stats table")
+    look("table over, log and history")
+    page.locator("#table-to-review").tap()
+    page.wait_for_selector("#rev-total")
+    look("review of the table game")
+    return seen
+
+
+@pytest.mark.parametrize("lang", ["es", "fr", "de"])
+def test_a_family_that_picks_its_language_sees_no_english(browser, page_file, lang):
+    phone = Phone.open(browser, page_file, (390, 844), fragment=f"?lang={lang}")
+    assert phone.page.evaluate("document.documentElement.lang") == lang
+    for where, text in sweep(phone, lang):
+        assert leaks(text, lang) == [], (lang, where, leaks(text, lang), text[:3000])
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    phone.page.screenshot(path=str(SHOTS / f"390x844-{lang}-review.png"))
+    phone.close()
+
+
+def test_english_passes_the_same_check_only_because_it_is_english(browser, page_file):
+    """The sweep can fail: the English page, checked as if it were German, shows English words."""
+    phone = Phone.open(browser, page_file, (390, 844), fragment="?lang=en")
+    seen = sweep(phone, "en")
+    assert leaks(seen[0][1], "de"), seen[0][1][:500]
+    phone.close()
+
+
+def test_the_language_follows_the_browser_then_the_select_and_is_remembered(browser, page_file):
+    ctx = browser.new_context(locale="fr-CA")
+    page = ctx.new_page()
+    page.goto(page_file.as_uri())
+    page.wait_for_function("window.gonuts !== undefined")
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    assert page.inner_text("#tab-practice") == "S’entraîner"
+    page.select_option("#lang", "de")
+    assert page.evaluate("document.documentElement.lang") == "de" and page.inner_text("#tab-practice") == "Üben"
+    page.reload()
+    page.wait_for_function("window.gonuts !== undefined")
+    assert page.evaluate("document.documentElement.lang") == "de"
+    page.goto(page_file.as_uri() + "?lang=es")
+    page.wait_for_function("window.gonuts !== undefined")
+    assert page.inner_text("#tab-practice") == "Practicar"
+    page.locator("#adv-go").click()
+    assert "%" in page.inner_text("#adv-out .num") and "," in page.inner_text("#adv-out .num")   # "51,23 %"
+    ctx.close()
+
+
+def test_the_glance_holds_in_german_at_320x568(browser, page_file):
+    phone = Phone.open(browser, page_file, (320, 568), fragment="?lang=de")
+    seen, shots = play_game(phone, seed=135, sizes=[(320, 568)])
+    assert seen["decide"] >= 30 and seen["roll"] >= 60, seen
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for (size, kind), png in shots.items():
+        (SHOTS / f"{size[0]}x{size[1]}-de-table-{kind}.png").write_bytes(png)
+    phone.close()
