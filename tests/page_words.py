@@ -37,8 +37,8 @@ def _js_string(body: str) -> str:
 def html_keys() -> list:
     text = (WEB / "page.html").read_text(encoding="utf-8")
     keys = []
-    for m in re.finditer(r"<(\w+)[^>]*\sdata-t(?:\s[^>]*)?>([^<]*)", text):
-        key = re.sub(r"\s+", " ", html.unescape(m.group(2))).strip()
+    for m in re.finditer(r"<(\w+)[^>]*\sdata-t(?:\s[^>]*)?>((?:<input[^>]*>)?[^<]*)", text):
+        key = re.sub(r"\s+", " ", html.unescape(re.sub(r"<input[^>]*>", "", m.group(2)))).strip()
         if key:
             keys.append(key)
     for m in re.finditer(r'(aria-label|placeholder)="([^"]*)"[^>]*data-t-attr', text):

@@ -78,7 +78,7 @@ def sweep(phone, lang):
     page.locator("#adv-go").tap()
     page.wait_for_selector("#adv-out .why")
     look("advise answer")
-    page.fill("#adv-turn", "x")
+    page.fill("#adv-turn", "2.5")
     page.locator("#adv-go").tap()
     look("advise refusal")
     page.locator("#tab-practice").tap()

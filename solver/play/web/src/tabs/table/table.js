@@ -122,34 +122,53 @@ function faces(f, k, word) {
   return [el("span", { text: String(k) }), ICONS[f].cloneNode(true), el("span", { class: "sr", text: ` ${word}, ` })];
 }
 /** Every roll of n live dice, one button each: its visible text is in its accessible name ("3 acorns, 1
- * squirrel, 1 car"). @param {State} st @param {number} born */
-function rollButtons(st, born) {
-  const buttons = [];
-  for (let a = st.n; a >= 0; a--) {
-    for (let sq = st.n - a; sq >= 0; sq--) {
-      const c = st.n - a - sq;
-      const b = el("button", { type: "button", class: "res", "data-roll": `${a}-${sq}-${c}`, "data-born": String(born) },
+ * squirrel, 1 car"). Made once per n and language and kept: a tap that leaves the same rolls on screen
+ * changes nothing there. Each button enters a roll for whoever is to move when it is tapped.
+ * @type {Map<string, HTMLElement[]>} */
+const buttonsFor = new Map();
+/** @param {number} n */
+function rollButtons(n) {
+  const key = `${n}:${words.lang}`;
+  let buttons = buttonsFor.get(key);
+  if (buttons) return buttons;
+  buttons = [];
+  for (let a = n; a >= 0; a--) {
+    for (let sq = n - a; sq >= 0; sq--) {
+      const c = n - a - sq;
+      const b = el("button", { type: "button", class: "res", "data-roll": `${a}-${sq}-${c}` },
         el("span", { class: "faces" }, ...faces(0, a, t("acorns", { n: a })), ...faces(1, sq, t("squirrels", { n: sq }))),
         el("span", { class: "cars", text: t("{n} cars", { n: c }) }));
-      b.addEventListener("click", tap(() => push({ seat: st.seat, roll: [a, sq, c] })));
+      b.addEventListener("click", tap(() => push({ seat: state().seat, roll: [a, sq, c] })));
       buttons.push(b);
     }
   }
+  buttonsFor.set(key, buttons);
   return buttons;
 }
-/** @param {TableRecord} r @param {State} st */
+/** The score strip: a card per player, made once per game and updated in place.
+ * @param {TableRecord} r @param {State} st */
 function drawStrip(r, st) {
-  $("table-pad").replaceChildren(...r.names.map((name, i) => {
+  const pad = $("table-pad"), key = JSON.stringify(r.names);
+  if (pad.dataset.names !== key) {
+    pad.dataset.names = key;
+    pad.replaceChildren(...r.names.map((name, i) => el("li", { class: "card", "data-seat": String(i) },
+      el("bdi", { class: "name", text: name }), el("span", { class: "score" }))));
+  }
+  [...pad.children].forEach((card, i) => {
     const active = i === st.seat && st.phase !== "over";
-    const card = el("li", { class: `card${active ? " active" : ""}${st.winner === i ? " won" : ""}`, "data-seat": String(i) },
-      el("bdi", { class: "name", text: name }), el("span", { class: "score", text: String(st.scores[i]) }));
-    if (active) card.setAttribute("aria-current", "true");
-    return card;
-  }));
+    const cls = `card${active ? " active" : ""}${st.winner === i ? " won" : ""}`;
+    if (card.className !== cls) card.className = cls;
+    if (active) card.setAttribute("aria-current", "true"); else card.removeAttribute("aria-current");
+    const score = /** @type {HTMLElement} */ (card.querySelector(".score"));
+    if (score.textContent !== String(st.scores[i])) score.textContent = String(st.scores[i]);
+  });
 }
-/** @param {TableRecord} r */
+/** The advice switches, drawn again only when they or the language change. @param {TableRecord} r */
 function drawHints(r) {
-  $("table-hints").replaceChildren(...r.names.map((name, i) => {
+  const box = $("table-hints"), key = JSON.stringify([r.names, r.hints, words.lang]);
+  if (box.dataset.drawn === key) return;
+  box.dataset.drawn = key;
+  box.replaceChildren(...r.names.map((name, i) => {
     const b = el("button", { type: "button", class: "hint", id: `table-hint-toggle-${i}`, "aria-pressed": String(!!r.hints[i]) },
       `${t("Advice for")} `, el("bdi", { text: name }), `: ${r.hints[i] ? t("on") : t("off")}`);
     b.addEventListener("click", () => { r.hints[i] = !r.hints[i]; save(); drawTable(); });
@@ -180,6 +199,7 @@ function drawDecision(r, st) {
   verdict.className = `verdict ${a ? (close ? "tie" : a.action) : "off"}`;
   verdict.dataset.action = a ? String(a.action) : "";
   verdict.textContent = !a ? t("Roll or stop?") : close ? t("TOSS-UP") : a.action === "roll" ? t("ROLL is better") : t("STOP is better");
+  verdict.classList.toggle("long", Array.from(verdict.textContent).length > 14);     // other languages say it longer
   $("table-chance-roll").textContent = a ? words.pct(a.win_if_roll) : "";
   $("table-chance-stop").textContent = a ? words.pct(a.win_if_stop) : "";
   $("table-chances").hidden = !a;
@@ -207,7 +227,11 @@ function drawTable() {
   const who = st.phase === "over" ? names[/** @type {number} */ (st.winner)] : names[st.seat];
   const line = st.phase === "over" ? t("reached {target} and won!", { target: r.target === undefined ? 50 : r.target })
     : st.phase === "start" ? t("starts a turn") : `${t("{n} points", { n: st.t })} \u00b7 ${t("{n} dice", { n: st.n })}`;
-  $("table-turn").replaceChildren(el("bdi", { class: "who", text: who }), el("span", { class: "state", text: line }));
+  const turn = $("table-turn");
+  if (!turn.firstElementChild) turn.replaceChildren(el("bdi", { class: "who" }), el("span", { class: "state" }));
+  const [whoBox, lineBox] = /** @type {HTMLElement[]} */ ([...turn.children]);
+  if (whoBox.textContent !== who) whoBox.textContent = who;
+  if (lineBox.textContent !== line) lineBox.textContent = line;
   const prompt = st.phase === "start" ? t("Tap what the 5 dice show:")
     : st.phase === "roll" ? t("Tap what the {n} live dice show:", { n: st.n })
     : st.phase === "nuts" ? t("Go Nuts! Throw {n} dice until everyone else rolls a dog.", { n: /** @type {number} */ (st.nutsDice) }) : "";
@@ -215,7 +239,14 @@ function drawTable() {
   $("table-prompt").hidden = !prompt;
   const rolling = st.phase === "start" || st.phase === "roll";
   $("table-rolls").hidden = !rolling;
-  $("table-rolls").replaceChildren(...(rolling ? rollButtons(st, born) : []));
+  if (rolling) {
+    const buttons = rollButtons(st.n), box = $("table-rolls");
+    if (box.firstElementChild !== buttons[0] || box.dataset.shown !== "1") {      // other rolls than on screen: drawn now
+      for (const b of buttons) b.dataset.born = String(born);
+      box.replaceChildren(...buttons);
+    }
+    box.dataset.shown = "1";
+  } else $("table-rolls").dataset.shown = "0";
   $("table-decide").hidden = st.phase !== "decide";
   const a = st.phase === "decide" ? drawDecision(r, st) : null;
   $("table-nuts").hidden = st.phase !== "nuts";
