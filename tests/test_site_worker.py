@@ -189,7 +189,8 @@ LIGHTHOUSE = Path(__file__).resolve().parent.parent / "node_modules" / ".bin" / 
 
 def test_lighthouse_mobile_scores_at_least_95_in_every_category(cache, tmp_path):
     """Lighthouse 12 (npm, pinned in package.json) on the default site, mobile: performance, accessibility,
-    best practices and SEO at least 0.95 each. The shared machine is noisy: the best of two runs counts."""
+    best practices and SEO at least 0.95 each. The machine is shared and CI runs other tests beside
+    it: the best of three runs counts."""
     import json
     import os
     import subprocess
@@ -202,7 +203,7 @@ def test_lighthouse_mobile_scores_at_least_95_in_every_category(cache, tmp_path)
     host = Host(tmp_path / "site")
     best = {}
     try:
-        for run in range(2):
+        for run in range(3):
             out = tmp_path / f"lh{run}.json"
             p = subprocess.run([str(LIGHTHOUSE), host.url + "/", "--quiet", "--form-factor=mobile", "--output=json",
                                 f"--output-path={out}", "--only-categories=performance,accessibility,best-practices,seo",

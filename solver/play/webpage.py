@@ -79,11 +79,16 @@ LANGUAGES = ("en", "es", "fr", "de")
 
 
 def messages() -> dict:
-    """The page's message catalogues (``web/messages/LANG.json``: the English text as key, as gettext does), one
-    per language; the page picks the player's."""
-    out = {lang: json.loads((ASSETS / "messages" / f"{lang}.json").read_text(encoding="utf-8")) for lang in LANGUAGES}
-    # English says each key as it is written: only its plural forms travel (a smaller first paint)
-    out["en"] = {k: v for k, v in out["en"].items() if v != k}
+    """The page's message catalogues (``web/messages/LANG.json``: the English text as key, as gettext does), as
+    they travel in the page: the keys once, in English's order, and each other language's messages in that
+    order (a smaller first paint than four keyed copies); English sends only its plural forms, since every
+    other key says itself. The page's ``i18n.js`` (``keyed``) makes them keyed catalogues again."""
+    cats = {lang: json.loads((ASSETS / "messages" / f"{lang}.json").read_text(encoding="utf-8")) for lang in LANGUAGES}
+    keys = list(cats["en"])
+    out = {"keys": keys, "en": {k: v for k, v in cats["en"].items() if v != k}}
+    for lang in LANGUAGES:
+        if lang != "en":
+            out[lang] = [cats[lang][k] for k in keys]       # tests/test_page_words.py: every key in every language
     return out
 
 

@@ -52,6 +52,18 @@ test("numbers and percentages as each language writes them, plurals by count", (
   assert.equal(w.fixed(3.14159, 2), "3,14");
 });
 
+test("whole numbers written without locale data are the ones Intl writes, in every language", () => {
+  const w = makeWords(catalogues, "en");
+  for (const lang of LANGUAGES) {
+    w.setLanguage(lang);
+    const intl = new Intl.NumberFormat(lang, { maximumFractionDigits: 0, useGrouping: true });
+    for (const x of [-999, -50, -1, 0, 1, 7, 42, 100, 999, 1000, 1234, 12345, 999999]) {
+      assert.equal(w.num(x), intl.format(x), `${lang} ${x}`);
+      assert.equal(w.t("{n} points", { n: x }).split(" ")[0], intl.format(x), `${lang} ${x} in a message`);
+    }
+  }
+});
+
 test("the first of the browser's languages that the page has", () => {
   assert.equal(pickLanguage(["de-AT", "en"]), "de");
   assert.equal(pickLanguage(["pt-BR", "fr-CA"]), "fr");

@@ -24,34 +24,40 @@ export function pickLanguage(wanted) {
 export function makeWords(catalogues, start) {
   /** @type {Lang} */
   let lang = start || "en";
-  let plurals = new Intl.PluralRules(lang);
-  let whole = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
-  let percent = new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  /** @type {Map<number, Intl.NumberFormat>} */
-  let fixedBy = new Map();
-  let pct0 = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
+  /* Intl's formatters load locale data when made (tens of ms on a slow phone): each is made on first use and
+   * kept per language. */
+  /** @type {Map<string, any>} */
+  const made = new Map();
+  /** @template T @param {string} name @param {() => T} make @returns {T} */
+  const once = (name, make) => {
+    const key = `${lang}:${name}`;
+    let f = made.get(key);
+    if (f === undefined) { f = make(); made.set(key, f); }
+    return f;
+  };
+  const plurals = () => once("plural", () => new Intl.PluralRules(lang));
+  const whole = () => once("whole", () => new Intl.NumberFormat(lang, { maximumFractionDigits: 0, useGrouping: true }));
+  const percent = () => once("pct", () => new Intl.NumberFormat(lang,
+    { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+  const pct0 = () => once("pct0", () => new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }));
+
+  /** A whole number under 1000 is written alike in all four languages (no grouping, ASCII digits and minus), so
+   * the start-up screen needs no locale data for its counts; a test holds it to Intl.
+   * @param {number} x */
+  const plain = (x) => Number.isInteger(x) && Math.abs(x) < 1000;
 
   /** @param {Lang} to */
-  function setLanguage(to) {
-    lang = to;
-    plurals = new Intl.PluralRules(lang);
-    whole = new Intl.NumberFormat(lang, { maximumFractionDigits: 0, useGrouping: true });
-    percent = new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    fixedBy = new Map();
-    pct0 = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
-  }
-  setLanguage(lang);
+  function setLanguage(to) { lang = to; }
 
   /** x with d decimals, in the language's digits. @param {number} x @param {number} d */
   function fixed(x, d) {
-    let f = fixedBy.get(d);
-    if (!f) { f = new Intl.NumberFormat(lang, { minimumFractionDigits: d, maximumFractionDigits: d }); fixedBy.set(d, f); }
-    return f.format(x === 0 ? 0 : x);
+    return once(`fixed${d}`, () => new Intl.NumberFormat(lang, { minimumFractionDigits: d, maximumFractionDigits: d }))
+      .format(x === 0 ? 0 : x);
   }
   /** A probability as a percentage with 2 decimals ("42.40%", "42,40 %"), or a dash. @param {number | null | undefined} x */
-  const pct = (x) => (x === null || x === undefined) ? "\u2013" : percent.format(x);
+  const pct = (x) => (x === null || x === undefined) ? "\u2013" : percent().format(x);
   /** A whole number ("1,234", "1.234"). @param {number} x */
-  const num = (x) => whole.format(x);
+  const num = (x) => plain(x) ? String(x) : whole().format(x);
   /** A signed number of points with one decimal, a true minus sign for a loss. @param {number} x */
   const signed = (x) => { const v = Math.round(1000 * x) / 10 + 0; return `${v >= 0 ? "+" : "\u2212"}${fixed(Math.abs(v), 1)}`; };
 
@@ -64,17 +70,17 @@ export function makeWords(catalogues, start) {
     const p = params || {};
     if (typeof msg === "object") {
       const n = typeof p.n === "number" ? p.n : 0;
-      msg = msg[plurals.select(n)] || msg.other;
+      msg = msg[plurals().select(n)] || msg.other;
     }
     return msg.replace(/\{(\w+)\}/g, (all, name) => {
       const v = p[name];
       if (v === undefined || v === null) return all;
-      return typeof v === "number" ? (Number.isInteger(v) ? whole.format(v) : String(v)) : v;
+      return typeof v === "number" ? (Number.isInteger(v) && !plain(v) ? whole().format(v) : String(v)) : v;
     });
   }
 
   /** The chance of a roll's outcome as a person says it: "1 in 16", "25%", "never". @param {number} p */
-  const oneIn = (p) => p <= 0 ? t("never") : p < 0.5 ? t("1 in {k}", { k: Math.round(1 / p) }) : pct0.format(p);
+  const oneIn = (p) => p <= 0 ? t("never") : p < 0.5 ? t("1 in {k}", { k: Math.round(1 / p) }) : pct0().format(p);
 
   /** The why of a decision in one or two plain sentences (text.py explain).
    * @param {import("./types.js").Advice} a @param {import("./types.js").Why} e @param {string} reading */

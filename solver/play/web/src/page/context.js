@@ -8,9 +8,10 @@ export const data = JSON.parse(box.textContent || "{}");
 box.textContent = "";     // parsed: free the page's copy of the text
 /* The site opened as /sub/dir (a host that does not add the slash): its own files are beside index.html,
  * so it goes on at /sub/dir/, where their relative addresses resolve. */
-if (data.site && /^https?:$/.test(location.protocol) && !/\/$|\.html?$/i.test(location.pathname)) {
-  location.replace(`${location.pathname}/${location.search}${location.hash}`);
-}
+/** True while the page goes on to its own address: it then starts nothing (no storage key, no worker is
+ * read or written at the wrong folder). */
+export const moving = Boolean(data.site) && /^https?:$/.test(location.protocol) && !/\/$|\.html?$/i.test(location.pathname);
+if (moving) location.replace(`${location.pathname}/${location.search}${location.hash}`);
 export const core = makeCore(data);
 /** The target this page plays to. @type {number} */
 export const TARGET = data.record.target;

@@ -13,7 +13,22 @@ function remembered() { try { return localStorage.getItem(KEY); } catch (e) { re
 const known = (x) => LANGUAGES.some((l) => l === x);
 const first = known(asked) ? asked : (() => { const r = remembered(); return known(r) ? r : pickLanguage(navigator.languages || [navigator.language]); })();
 
-export const words = makeWords(data.messages, first);
+/** The catalogues as the page carries them (webpage.py messages: the keys once, each language's messages in
+ * their order, English's plural forms only) made keyed again.
+ * @param {{keys: string[], en: import("../core/words.js").Catalogue} & Record<string, any>} sent */
+function keyed(sent) {
+  /** @type {Record<string, import("../core/words.js").Catalogue>} */
+  const out = { en: sent.en };
+  for (const lang of LANGUAGES) {
+    if (lang === "en") continue;
+    /** @type {import("../core/words.js").Catalogue} */
+    const cat = {};
+    sent.keys.forEach((k, i) => { cat[k] = sent[lang][i]; });
+    out[lang] = cat;
+  }
+  return out;
+}
+export const words = makeWords(keyed(data.messages), first);
 export const { t } = words;
 
 /** @type {(() => void)[]} */

@@ -8,9 +8,15 @@ export const cleanName = (text) => {
   const name = String(text).normalize("NFC").replace(HIDDEN, "").replace(/\s+/g, " ").trim();
   return VISIBLE.test(name) ? name : "";
 };
-const seen = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+/** @type {Intl.Segmenter | null | undefined} made on first use: it loads locale data */
+let seen;
 /** @param {string} text */
-export const graphemes = (text) => (seen ? [...seen.segment(text)].length : Array.from(text).length);
+export const graphemes = (text) => {
+  if (seen === undefined) {
+    seen = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+  }
+  return seen ? [...seen.segment(text)].length : Array.from(text).length;
+};
 /** One name in every browser language: Unicode's case mapping, not the locale's ("I" is "ı" in Turkish).
  * @param {string} a @param {string} b */
 export const sameName = (a, b) => a.normalize("NFKC").toLowerCase() === b.normalize("NFKC").toLowerCase();
