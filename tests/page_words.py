@@ -90,6 +90,7 @@ ONE = {
         "Roll until this turn has {k} points, or until only one die is left, then stop.",
     "with {n} dice left, always stop": "with {n} die left, always stop",
     "with {n} dice left, keep rolling": "with {n} die left, keep rolling",
+    "{n} earlier entries are in the exported record": "{n} earlier entry is in the exported record",
     "with {n} dice left, stop at {k}": "with {n} die left, stop at {k}",
 }
 

@@ -58,6 +58,11 @@ def test_the_modules_import_each_other_without_a_circle_and_all_are_used(tmp_pat
     core = [p for p in graph if "/src/core/" in p]
     assert all(not i.startswith("solver/play/web/src/page") and "/tabs/" not in i for p in core for i in graph[p]), \
         "the core imports only the core"
+    page = [p for p in graph if "/src/page/" in p]
+    assert all("/tabs/" not in i and not i.endswith("main.js") for p in page for i in graph[p]), \
+        "the page's shared modules import no tab: arrows run down, core <- page <- tabs <- main"
+    tab = lambda path: path.split("/tabs/")[1].split("/")[0] if "/tabs/" in path else None   # noqa: E731
+    assert all(tab(i) in (None, tab(p)) for p in graph if tab(p) for i in graph[p]), "no tab imports another tab"
 
 
 TWIN = re.compile(r"Twin: (.*?);", re.S)

@@ -68,6 +68,7 @@ def sweep(phone, lang):
     seen = []
 
     def look(where):
+        page.wait_for_selector("#panel-table [aria-busy]", state="detached")     # what a tap draws after its paint
         seen.append((where, page.evaluate(VISIBLE)))
     for tab in ("advise", "play", "coach", "review", "practice"):
         page.locator(f"#tab-{tab}").tap()

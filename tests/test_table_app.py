@@ -69,6 +69,18 @@ class Phone(Context):
         phone.page.wait_for_function("window.gonuts !== undefined")
         return phone
 
+    def saved_all_cars(self, entries):
+        """Reload with a saved 2-player table game (Ann, Bo) of ``entries`` all-car turns (legal: nobody scores),
+        and show it."""
+        self.page.evaluate("""(n) => { const ev = []; for (let i = 0; i < n; i++) ev.push({seat: i % 2, roll: [0, 0, 5]});
+            const r = {format: 'gonuts-game', version: 1, rules: 'rulebook', players: 2, target: 50, you: 0, mode: 'table',
+                       events: ev, names: ['Ann', 'Bo'], hints: [true, true]};
+            localStorage.setItem('gonuts.table.v1', JSON.stringify(r)); }""", entries)
+        self.page.reload()
+        self.page.wait_for_function("window.gonuts !== undefined")
+        self.page.locator("#tab-table").tap()
+        self.page.wait_for_selector("#table-game:not([hidden])")
+
     def state(self):
         return self.page.evaluate("(() => { const r = window.gonuts.record('table'); if (!r) return null; "
                                   "const st = window.gonuts.replay(r); return {phase: st.phase, seat: st.seat, "
@@ -439,20 +451,41 @@ def test_a_huge_saved_game_never_makes_the_page_throw(browser, page_file):
     the record's limit of 200,000 with a message, never a RangeError."""
     phone = Phone.open(browser, page_file, (390, 844))
     page = phone.page
-    page.evaluate("""() => { const ev = []; for (let i = 0; i < 199997; i++) ev.push({seat: i % 2, roll: [0, 0, 5]});
-        const r = {format: 'gonuts-game', version: 1, rules: 'rulebook', players: 2, target: 50, you: 0, mode: 'table',
-                   events: ev, names: ['Ann', 'Bo'], hints: [true, true]};
-        localStorage.setItem('gonuts.table.v1', JSON.stringify(r)); }""")
-    page.reload()
-    page.wait_for_function("window.gonuts !== undefined")
-    page.locator("#tab-table").tap()
-    page.wait_for_selector("#table-game:not([hidden])")
+    phone.saved_all_cars(199_997)
     for _ in range(3):
         phone.tap("[data-roll='0-0-5']")
     assert phone.state()["events"] == 200000
     phone.tap("[data-roll='0-0-5']")
     assert "the most a game record holds" in page.text_content("#table-error")
     assert page.locator("#table-log li").count() <= 301
+    phone.close()
+
+
+def test_the_log_drawn_entry_by_entry_is_the_log_drawn_whole(browser, page_file):
+    """Taps add or take back only the log lines that changed (issue 32); around the 300 shown (the oldest give way
+    to a line that counts them, an undo brings them back) the log after each tap equals the log another page
+    draws whole from that tap's record."""
+    phone = Phone.open(browser, page_file, (390, 844))
+    page = phone.page
+    phone.saved_all_cars(298)
+    log = "(() => { const l = document.getElementById('table-log'); return [l.getAttribute('start'), [...l.children].map((c) => c.textContent)]; })()"
+    seen, records = [], []
+    for sel in ["[data-roll='0-0-5']", "[data-roll='1-0-4']", "#table-stop", "[data-roll='0-0-5']", "#table-undo",
+                "#table-undo", "#table-undo", "#table-undo", "#table-undo", "[data-roll='0-0-5']", "[data-roll='2-1-2']"]:
+        phone.tap(sel)                    # one page taps through, its log drawn step by step
+        seen.append(page.evaluate(log))
+        records.append(page.evaluate("JSON.stringify(window.gonuts.record('table'))"))
+    whole = Phone.open(browser, page_file, (390, 844))         # another draws each step's record whole
+    for k, text in enumerate(records):
+        whole.page.evaluate("(t) => localStorage.setItem(`gonuts.table.v1@${new URL('.', location.href).pathname}`, t)", text)
+        whole.page.goto(page_file.as_uri() + "#table")
+        whole.page.reload()
+        whole.page.wait_for_selector("#table-game:not([hidden])")
+        assert whole.page.evaluate(log) == seen[k], k
+    whole.close()
+    starts = [int(s) for s, _ in seen]
+    assert max(starts) > 1 and min(starts) == 1          # the window moved past 300 and back
+    assert seen[2][1][0] == "1 earlier entry is in the exported record" and len(seen[2][1]) == 301
     phone.close()
 
 

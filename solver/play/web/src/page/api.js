@@ -3,8 +3,7 @@
  * first use; the site's data files), so that `await gonuts.advise(...)` works for every game. */
 import { data, core } from "./context.js";
 import { fetchBytes, recordOf } from "./games.js";
-import { sameName } from "./names.js";
-import { csvCell } from "../tabs/table/history.js";
+import { sameName, csvCell } from "./names.js";
 
 /** @template {any[]} A @template R @param {(...args: A) => R} fn @param {(...args: A) => [number, string]} gameOf
  * @returns {(...args: A) => R | Promise<R>} */

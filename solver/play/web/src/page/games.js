@@ -21,12 +21,16 @@ import { whole } from "../core/numbers.js";
 const registry = new Map();
 /** A tab's game, for Review, window.gonuts and Export. @param {string} mode @param {() => GameRecord | null} get */
 export const register = (mode, get) => { registry.set(mode, get); };
+/** The states before each entry made by a tap since the game was held, and how many entries it held then: an
+ * undo steps back to the last of them without a replay. @type {WeakMap<Held, {base: number, states: State[]}>} */
+const before = new WeakMap();
 /** @param {string} mode @returns {GameRecord | null} */
 export const recordOf = (mode) => { const get = registry.get(mode); return get ? get() : null; };
 
 /** Hold a record: its context and its state replayed once (throws GonutsInputError if it does not replay).
  * @param {Held} held @param {GameRecord | null} record */
 export function hold(held, record) {
+  before.set(held, { base: record ? record.events.length : 0, states: [] });
   held.record = record;
   held.ctx = record ? core.context(record) : null;
   held.st = record ? core.replay(record) : null;
@@ -117,29 +121,43 @@ export function describe(ev, names) {
  * call, they would stall or break the page). */
 const LOG_SHOWN = 300;
 /** What each log shows: the record and language it was drawn for, and how many of its events.
- * @type {WeakMap<HTMLElement, {record: GameRecord, lang: string, names: string, drawn: number}>} */
+ * @type {WeakMap<HTMLElement, {record: GameRecord, events: GameEvent[], lang: string, names: string, drawn: number}>} */
 const logged = new WeakMap();
-/** Draw a game's log; when it only grew since the last draw (a tap), only the new entries are added.
+/** Draw a game's log. After a tap (an entry added, or undone) only the entries that changed are added or
+ * removed; anything else (another game, language or names, a record edited in place) draws it whole.
  * @param {HTMLElement} list @param {GameRecord} record @param {string[]} names */
 export function drawLog(list, record, names) {
   const n = record.events.length, from = Math.max(0, n - LOG_SHOWN), was = logged.get(list), key = names.join("\u0000");
-  logged.set(list, { record, lang: words.lang, names: key, drawn: n });
-  if (was && was.record === record && was.lang === words.lang && was.names === key && was.drawn <= n && n - was.drawn < LOG_SHOWN) {
-    for (let i = was.drawn; i < n; i++) list.append(el("li", { text: describe(record.events[i], names) }));
-    const wasFrom = Math.max(0, was.drawn - LOG_SHOWN);
+  /** @param {number} i */
+  const entry = (i) => el("li", { text: describe(record.events[i], names) });
+  const wasFrom = was ? Math.max(0, was.drawn - LOG_SHOWN) : 0;
+  const step = !!was && was.record === record && was.lang === words.lang && was.names === key && was.events === record.events &&
+    Math.abs(n - was.drawn) < LOG_SHOWN && n >= wasFrom;
+  logged.set(list, { record, events: record.events, lang: words.lang, names: key, drawn: n });
+  if (was && step) {
+    for (let i = was.drawn; i > Math.max(n, wasFrom); i--) /** @type {Element} */ (list.lastElementChild).remove();   // undone
+    for (let i = Math.max(was.drawn, from); i < n; i++) list.append(entry(i));                                     // entered
+    let reading = list.firstElementChild && list.firstElementChild.classList.contains("reading") ? list.firstElementChild : null;
     if (from > wasFrom) {                    // the oldest shown entries give way; the line above them counts them
-      if (!wasFrom) list.prepend(el("li", { class: "reading" }));
-      for (let i = wasFrom; i < from; i++) /** @type {Element} */ (list.children[1]).remove();
-      /** @type {Element} */ (list.firstElementChild).textContent = t("{n} earlier entries are in the exported record", { n: from });
-      list.setAttribute("start", String(from + 1));
+      for (let i = wasFrom; i < from; i++) /** @type {Element} */ (reading ? reading.nextElementSibling : list.firstElementChild).remove();
+    } else if (from < wasFrom) {             // an undo brings the older ones back
+      const first = reading ? reading.nextElementSibling : list.firstElementChild;
+      for (let i = from; i < wasFrom; i++) list.insertBefore(entry(i), first);
     }
+    if (from && !reading) { reading = el("li", { class: "reading" }); list.prepend(reading); }
+    if (reading && !from) reading.remove();
+    else if (reading) reading.textContent = t("{n} earlier entries are in the exported record", { n: from });
+    list.setAttribute("start", String(from + 1));
     return;
   }
   list.setAttribute("start", String(from + 1));
   list.replaceChildren();
   if (from) list.append(el("li", { class: "reading", text: t("{n} earlier entries are in the exported record", { n: from }) }));
-  for (let i = from; i < n; i++) list.append(el("li", { text: describe(record.events[i], names) }));
+  for (let i = from; i < n; i++) list.append(entry(i));
 }
+/** Forget what a log shows (its record's events were changed in place): the next draw makes it whole.
+ * @param {HTMLElement} list */
+export const redrawLog = (list) => { logged.delete(list); };
 /** @param {GameRecord} record @param {State} st @param {string[]} names */
 export function turnText(record, st, names) {
   if (st.phase === "over") return t("{who} reached {target} and won.", { who: names[/** @type {number} */ (st.winner)], target: TARGET });
@@ -186,18 +204,23 @@ export function pushEntered(game, ev) {
   try { core.apply(next, ev, r.events.length, /** @type {Context} */ (held.ctx)); }
   catch (e) { showError(box, say(e).replace(/^event \d+: /, "")); return false; }
   r.events.push(ev);
+  const past = before.get(held);
+  if (past && past.base + past.states.length === r.events.length - 1) past.states.push(/** @type {State} */ (held.st));
   held.st = next;
   store.set(game.key, r);
   showError(box, "");
   game.draw();
   return true;
 }
-/** Take back the last entry: the one full replay an entry causes. @param {Entered} game */
+/** Take back the last entry: the state before it, kept when it was entered (else the game replayed).
+ * @param {Entered} game */
 export function undoEntered(game) {
   const r = game.state.record;
   if (!r || !r.events.length) return;
   r.events.pop();
-  game.state.st = core.replay(r);
+  const past = before.get(game.state);
+  game.state.st = past && past.states.length && past.base + past.states.length === r.events.length + 1
+    ? /** @type {State} */ (past.states.pop()) : core.replay(r);
   store.set(game.key, r);
   showError($(`${game.mode}-error`), "");
   $(`${game.mode}-new`).open = false;

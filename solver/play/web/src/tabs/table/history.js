@@ -7,6 +7,7 @@ import { $, el, showError, download } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { ready } from "../../page/games.js";
 import { GonutsInputError } from "../../core/errors.js";
+import { csvCell } from "../../page/names.js";
 import { recent } from "./recent.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
@@ -84,14 +85,6 @@ async function draw() {
     el("thead", {}, head), el("tbody", {}, ...body)));
 }
 
-/** A CSV field: numbers as they are; every text field quoted (so no separator, comma or semicolon, splits it),
- * and one that a spreadsheet would run as a formula (a leading =, +, -, at sign, tab or CR) kept as
- * text by a leading apostrophe. @param {unknown} v */
-export const csvCell = (v) => {
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
-  const text = /^[=+\-@\t\r]/.test(String(v)) ? `'${v}` : String(v);
-  return `"${text.replace(/"/g, '""')}"`;
-};
 $("hist-export").addEventListener("click", () => {
   const list = games();
   if (!list.length) { showError($("hist-error"), t("No table games to export yet.")); return; }

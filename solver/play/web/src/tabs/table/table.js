@@ -213,6 +213,10 @@ new IntersectionObserver((seen) => { for (const e of seen) padInView = e.interse
   { rootMargin: "0px 0px -66% 0px", threshold: [0, 0.99, 1] }).observe($("table-pad"));
 /** Whether the strip is out of the top third of the screen (an IntersectionObserver keeps count: no layout). */
 const awayFromTop = () => !$("panel-table").hidden && !$("table-game").hidden && !padInView;
+/** Run fn once the tap's frame is painted (a task queued from the frame's animation callback runs after it).
+ * @param {() => void} fn */
+const afterPaint = (fn) => { requestAnimationFrame(() => setTimeout(fn, 0)); };
+let detailsDrawn = 0;
 function drawTable() {
   const r = rec();
   const away = awayFromTop();
@@ -254,11 +258,21 @@ function drawTable() {
   $("table-nuts-n").textContent = String(table.nuts);
   for (const id of ["table-nuts-minus", "table-nuts-plus", "table-nuts-five", "table-nuts-done"]) $(id).dataset.born = String(born);
   $("table-bank").hidden = st.phase !== "start";
-  $("table-advice").hidden = !a;
-  if (a) {
-    const g = core.game(r.players, r.rules), f = core.frame(st);
-    const labels = Array.from({ length: N }, (_, k) => names[(st.seat + k) % N]);
-    drawAdvice($("table-advice"), a, labels, a.reason === "optimal" ? words.why(a, core.explainIn(g, f, st.t, st.n, valuesAt(r, f)), r.rules) : null);
+  const details = $("table-advice"), drawing = ++detailsDrawn;
+  details.hidden = !a;
+  details.replaceChildren();
+  if (a) {              // below what the table reads: drawn after the tap's paint, unless another draw came first
+    details.setAttribute("aria-busy", "true");
+    afterPaint(() => {
+      if (drawing !== detailsDrawn) return;
+      const g = core.game(r.players, r.rules), f = core.frame(st);
+      const labels = Array.from({ length: N }, (_, k) => names[(st.seat + k) % N]);
+      drawAdvice(details, a, labels, a.reason === "optimal" ? words.why(a, core.explainIn(g, f, st.t, st.n, valuesAt(r, f)), r.rules) : null);
+      details.removeAttribute("aria-busy");
+    });
+  } else details.removeAttribute("aria-busy");
+  if (st.phase === "start" && r.hints[st.seat]) {       // the turn's first decision will need this backup: made now, idle
+    afterPaint(() => { if (table.st === st) valuesAt(r, core.frame(st)); });
   }
   const last = r.events[r.events.length - 1];
   $("table-undo").textContent = last ? t("Undo: {what}", { what: describe(last, names) }) : t("Undo");
@@ -274,22 +288,30 @@ function drawTable() {
   if (away || (!$("panel-table").hidden && !r.events.length)) window.scrollTo(0, 0);
   keepAwake();
 }
-/** The end: every seat's review, from one replay, one backup per turn and one luck split.
+/** The end: the winner at once, then every seat's review (one replay, one backup per turn, one luck split), drawn
+ * after the tap's paint: a long game's review must not hold up the tap that ends it.
  * @param {TableRecord} r @param {State} st */
 function drawOver(r, st) {
   const over = $("table-over");
   over.hidden = st.phase !== "over";
-  if (st.phase !== "over") return;
-  const rows = [el("p", { class: "total" }, el("bdi", { text: r.names[/** @type {number} */ (st.winner)] }), ` ${t("wins, {scores}.", { scores: st.scores.join(" \u2013 ") })}`)];
-  core.reviews(r).forEach((rv, k) => {
-    rows.push(el("p", { class: "seat-review", "data-seat": String(k), "data-loss": String(rv.total_loss_points) },
+  if (st.phase !== "over") { over.dataset.drawn = ""; over.removeAttribute("aria-busy"); return; }
+  const drawn = `${r.started}|${r.events.length}|${words.lang}|${JSON.stringify(r.names)}`;
+  if (over.dataset.drawn === drawn) return;
+  over.dataset.drawn = drawn;
+  const total = el("p", { class: "total" }, el("bdi", { text: r.names[/** @type {number} */ (st.winner)] }), ` ${t("wins, {scores}.", { scores: st.scores.join(" \u2013 ") })}`);
+  const button = el("button", { id: "table-to-review", class: "primary", type: "button", text: t("Review every player") });
+  button.addEventListener("click", () => openTab("review", { source: "table" }));
+  over.replaceChildren(total, button);
+  over.setAttribute("aria-busy", "true");
+  afterPaint(() => {
+    if (over.dataset.drawn !== drawn || table.record !== r) return;        // another draw since
+    over.removeAttribute("aria-busy");
+    const rows = core.reviews(r).map((rv, k) => el("p", { class: "seat-review", "data-seat": String(k), "data-loss": String(rv.total_loss_points) },
       el("bdi", { text: r.names[k] }), rv.decisions.length
         ? `: ${t("{n} decisions", { n: rv.decisions.length })}, ${t("{x} points of win probability given up.", { x: words.fixed(rv.total_loss_points, 2) })}`
         : `: ${t("no decisions to review (turns entered as banked totals).")}`));
+    total.after(...rows);
   });
-  const button = el("button", { id: "table-to-review", class: "primary", type: "button", text: t("Review every player") });
-  button.addEventListener("click", () => openTab("review", { source: "table" }));
-  over.replaceChildren(...rows, button);
 }
 $("table-roll").addEventListener("click", tap(() => push({ seat: state().seat, choice: "roll" })));
 $("table-stop").addEventListener("click", tap(() => push({ seat: state().seat, choice: "stop" })));
