@@ -282,8 +282,8 @@ def test_a_stored_session_the_page_cannot_draw_is_said_and_let_go(browser, cache
         page.reload()
         page.wait_for_function("window.gonuts !== undefined")
         assert page.is_visible("#prac-setup") and not page.is_visible("#prac-quiz")
-        if message:
-            assert message in page.inner_text("#prac-error")
+        if message:                          # the restore waits for the page's values: wait for its word
+            page.wait_for_function("(m) => document.getElementById('prac-error').innerText.includes(m)", arg=message)
             left = page.evaluate("JSON.parse(localStorage.getItem(`gonuts.practice.v1@${new URL('.', location.href).pathname}`))")
             assert "session" not in left
     phone.tap("#prac-daily")

@@ -340,6 +340,24 @@ def test_undo_names_what_it_takes_back(browser, page_file):
     phone.close()
 
 
+def test_a_page_with_a_table_game_opens_on_it_and_labels_both_chances(browser, page_file):
+    """Issue 33: the family's game is the first screen after a reload; under Roll and Stop each chance says
+    what it is a chance of."""
+    phone = Phone.open(browser, page_file, (390, 844))
+    page = phone.page
+    assert page.is_visible("#panel-advise")                       # a first visit: no table game kept
+    phone.start(players=2, names=("Ann", "Bo"))
+    phone.tap("[data-roll='2-2-1']")
+    page.goto(page_file.as_uri())
+    page.reload()
+    page.wait_for_selector("#table-game:not([hidden])")
+    assert page.is_visible("#panel-table") and page.is_hidden("#panel-advise")
+    for action in ("roll", "stop"):
+        label = page.inner_text(f"#table-chances span:has(> #table-chance-{action})").split("\n")[-1]   # after the sr words
+        assert label.startswith("win ") and label.endswith("%"), label
+    phone.close()
+
+
 def test_saved_games_of_two_sites_on_one_origin_never_touch(browser, page_file, tmp_path):
     """The single file at two paths stands in for /a/ and /b/ of one host: each keeps its own game."""
     a, b = tmp_path / "a" / "gonuts.html", tmp_path / "b" / "gonuts.html"

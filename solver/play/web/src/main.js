@@ -77,7 +77,7 @@ function start() {
   guarded("prac-error", () => restorePractice());
   showKept("play", PLAY_KEY);
   guarded("play-error", () => restorePlay(frag));
-  showTab(frag.tab || "advise");
+  showTab(frag.tab || (raw(TABLE.key) !== null ? "table" : "advise"));     // a table game kept: the page opens on it
 
   /* The site: its worker caches it for offline use. A first install that fails (a file that did not arrive whole)
    * is said, and the next visit tries again; a new version waits until the player asks. */
