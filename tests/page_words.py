@@ -92,6 +92,15 @@ ONE = {
     "with {n} dice left, keep rolling": "with {n} die left, keep rolling",
     "{n} earlier entries are in the exported record": "{n} earlier entry is in the exported record",
     "with {n} dice left, stop at {k}": "with {n} die left, stop at {k}",
+    "{n} later entries no longer fit after this change, from entry {k} ({what}). Drop them?":
+        "{n} later entry no longer fits after this change: entry {k} ({what}). Drop it?",
+    "All cars: {who} loses {n} turn points": "All cars: {who} loses {n} turn point",
+    "Go Nuts!: {who} keeps {n} turn points; count the acorns": "Go Nuts!: {who} keeps {n} turn point; count the acorns",
+    "Go Nuts!: {who}'s {n} turn points are gone; count the acorns": "Go Nuts!: {who}'s {n} turn point is gone; count the acorns",
+    "{who} banks {n} points: {score} in all": "{who} banks {n} point: {score} in all",
+    "(a round of {n} dice brings {x} acorns on average)": "(a round of {n} die brings {x} acorns on average)",
+    "{n} of these decisions are close calls: the games drawn had no more, and clear ones fill the rest.":
+        "{n} of these decisions is a close call: the games drawn had no more, and clear ones fill the rest.",
 }
 
 

@@ -119,9 +119,9 @@ LOOK = """() => {
   if (st.phase === 'start' || st.phase === 'roll') document.querySelectorAll('#table-rolls button').forEach((b, i) => {
     must['res' + i] = b; rolls[b.dataset.roll] = rect(b); });
   if (st.phase === 'nuts') for (const id of ['n', 'minus', 'plus', 'five', 'done']) must[id] = q('#table-nuts-' + id);
-  const read = [...document.querySelectorAll('#table-pad .name, #table-pad .score, #table-turn, #table-verdict, .chances .num, #table-rolls .res')]
+  const read = [...document.querySelectorAll('#table-pad .name, #table-pad .score, #table-turn .who, #table-turn .state, #table-verdict, .chances .num, #table-rolls .res')]
     .filter((e) => shown(e) && e.textContent).map((e) => [e.className || e.id, parseFloat(getComputedStyle(e).fontSize)]);
-  const broken = [...document.querySelectorAll('#table-pad .score, #table-pad .name, .chances .num, #table-rolls .cars, #table-rolls .faces, #table-turn, #table-verdict, table.seats td')]
+  const broken = [...document.querySelectorAll('#table-pad .score, #table-pad .name, .chances .num, #table-rolls .cars, #table-rolls .faces, #table-turn .state, #table-verdict, table.seats td')]
     .filter((e) => shown(e) && e.textContent).filter((e) => { const b = e.getBoundingClientRect(), cs = getComputedStyle(e);
       const lh = parseFloat(cs.lineHeight) || 1.5 * parseFloat(cs.fontSize); return b.height > 1.6 * lh; }).map((e) => e.textContent);
   const style = (id) => { const b = q('#' + id), cs = getComputedStyle(b);
@@ -374,6 +374,8 @@ def test_saved_games_of_two_sites_on_one_origin_never_touch(browser, page_file, 
     assert page.evaluate("window.gonuts.record('table')") is None
     keys = page.evaluate("Object.keys(localStorage)")
     assert [k for k in keys if k.startswith("gonuts.table.v1@")] == [f"gonuts.table.v1@{a.parent.as_posix()}/"]
+    assert all(f"@{a.parent.as_posix()}/" in k for k in keys if k.startswith("gonuts."))    # every key scoped
+    assert page.input_value("#table-name-0") == "Player 1"              # a's last table is not b's
     phone.close()
 
 

@@ -53,7 +53,17 @@ def values_for(players: int, reading: str):
 def as_json(values, picks, seed, day) -> dict:
     rules = values.rules
     return {"seed": seed, "count": len(picks), "players": rules.players, "rules": rules.preset_name(),
-            "daily": None if day is None else day.isoformat(), "decisions": [p.to_dict(rules) for p in picks]}
+            "daily": None if day is None else day.isoformat(), "close_within_points": 100 * practice.close_for(rules),
+            "close_calls": practice.close_count(picks), "decisions": [p.to_dict(rules) for p in picks]}
+
+
+def close_line(rules, picks) -> str:
+    """How many of a set are close calls, and why fewer than half when they are."""
+    k, n, within = practice.close_count(picks), len(picks), round(100 * practice.close_for(rules))
+    line = f"{k} of them close calls (the two actions within {within} points of win probability)"
+    if k < n // 2:
+        line += f"; {rules.describe()} gave only {k} in {practice.MAX_GAMES} games at most, and clear ones fill the rest"
+    return line
 
 
 def why(values, pick) -> str:
@@ -78,7 +88,8 @@ def quiz(values, picks, seed, day, ask, say) -> practice.Score:
     both chances and why; then the score (and for the daily set its share line)."""
     rules, score = values.rules, practice.Score([])
     say(f"Practice: {len(picks)} decisions of {rules.describe()}" +
-        (f", the daily set of {day.isoformat()}" if day else f", seed {seed} (--seed {seed} asks them again)"))
+        (f", the daily set of {day.isoformat()}" if day else f", seed {seed} (--seed {seed} asks them again)") +
+        f"; {close_line(rules, picks)}.")
     for i, p in enumerate(picks, 1):
         names = ", ".join(f"{s}" + (" (you)" if k == 0 else "") for k, s in enumerate(p.scores))
         say(f"\n{i}/{len(picks)}. Scores {names}; {p.turn} turn points; {p.dice} {'die' if p.dice == 1 else 'dice'} "

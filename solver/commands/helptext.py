@@ -53,7 +53,9 @@ Review a game record from the web page (or a table's history): each decision of 
 optimal one, and how much of the seat's change in win probability the dice, its own decisions and the
 others' made.""",
     "practice": """\
-Roll or stop? Decisions drawn from seeded games of optimal play, half of them close calls: each asked
-(r or s), then right or wrong, its cost, both chances and why; the score is the mean loss per decision.
-With --json: the decisions, with the keys of advise --json.""",
+Roll or stop? Decisions drawn from seeded games of optimal play, half of them close calls (the two
+actions within 2 points of win probability; within 5 under the summary reading, whose decisions are
+clearer), never two from one turn: each asked (r or s), then right or wrong, its cost, both chances and
+why; the score is the mean loss per decision. A draw that finds too few close calls says so, and clear
+ones fill the rest. With --json: the decisions, with the keys of advise --json.""",
 }

@@ -20,7 +20,7 @@ import unicodedata
 from solver.files import reason
 
 HANDLER = "gonuts-ascii"
-ASCII = {"🟩": "#", "🟥": "x", "…": "...", "·": "-", "—": "-", "–": "-", "−": "-", "→": "->", "←": "<-",
+ASCII = {"🟩": "#", "🟨": "~", "🟥": "x", "…": "...", "·": "-", "—": "-", "–": "-", "−": "-", "→": "->", "←": "<-",
          "✓": "v", "✗": "x", "×": "x", "’": "'", "‘": "'", "“": '"', "”": '"', "≥": ">=", "≤": "<=", "±": "+/-",
          "°": " deg", "½": "1/2", "€": "EUR"}
 # controls that reorder or hide text on a terminal (bidirectional overrides and isolates, marks)

@@ -2,10 +2,14 @@
 
 The draw (``draw``) plays whole games with literal dice (the page's seeded dice, ``Mulberry32``: its
 faces one ``next()`` each, a Go Nuts! round tick by tick with the dog dice) and optimal play, and picks
-decisions on the way: about half close calls (the two actions within ``CLOSE`` of win probability), the
-rest clear ones, never the same state twice, never a coin flip (within ``SKIP``: no answer is right),
-never a forced roll, never a state where stopping reaches the target (a roll that reaches it wins at
-once). ``web/src/core/practice.js`` ``draw`` is the same draw, step for step and number for number: both read the
+decisions on the way: half close calls (the two actions within ``close_for(rules)`` of win probability),
+the rest clear ones, never the same state twice, never two from one turn, never a coin flip (within
+``SKIP``: no answer is right), never a forced roll, never a state where stopping reaches the target (a
+roll that reaches it wins at once). Where a Go Nuts! round adds to the turn's points (the summary),
+optimal play's decisions are clearer: under 2 points apart about once in ten 2-player games, and almost
+never with 3 or 4 players; there a close call is one within 5 points. Every close call met is taken; when
+``FILL_AFTER`` games have not given enough, clear ones fill their places, and ``close_count`` says how
+many of a set are close. ``web/src/core/practice.js`` ``draw`` is the same draw, step for step and number for number: both read the
 page's values (``page_values``), so their games, and so their picks, are the same.
 
 An exact tie in the games' own play stops (as the tables' convention); a difference below ``TIE`` counts as
@@ -17,17 +21,18 @@ import datetime as _dt
 from dataclasses import dataclass
 
 from solver.errors import UsageError, show
-from solver.game.loop import DECIDE, NUTS_ROUND, OVER, new_game, step
+from solver.game.loop import DECIDE, NUTS_ROUND, OVER, START, new_game, step
 from solver.game.moves import outcome
 from solver.play.luck import Values
 
 CLOSE = 0.02          # a close call: the two actions within 2 points of win probability
+CLOSE_ROUND_ADDS = 0.05   # ... within 5 points where a Go Nuts! round adds to the turn's points (the summary)
 SKIP = 0.0005         # closer than 0.05 points: a coin flip, never asked
-P_CLOSE, P_CLEAR = 0.5, 0.2     # the chance that an eligible close or clear decision is picked
+P_CLOSE, P_CLEAR = 1.0, 0.2     # the chance that an eligible close or clear decision is picked
 TIE = 1e-12
 MAX_GAMES = 500
-FILL_AFTER = 20       # after this many games, a decision of either kind fills the other kind's places (a small
-                      # game may have no close call at all)
+FILL_AFTER = 100      # after this many games, a decision of either kind fills the other kind's places (a small
+                      # game may have few close calls)
 MAX_COUNT = 100
 DAILY_COUNT, DAILY_PLAYERS, DAILY_RULES = 10, 2, "rulebook"
 M32 = 0xFFFFFFFF
@@ -90,6 +95,8 @@ class Pick:
     roll: tuple           # every seat's win probability if rolling, turn order from the mover
     stop: tuple
     close: bool
+    game: int = 0         # which of the draw's games it came from, and which turn of that game
+    turn_of_game: int = 0
 
     def to_dict(self, rules) -> dict:
         """The keys of ``advise --json`` (and whether it is a close call)."""
@@ -99,9 +106,18 @@ class Pick:
                 "players_if_stop": list(self.stop), "rules": rules.to_dict(), "close": self.close}
 
 
+def close_for(rules) -> float:
+    """How near the two actions of a close call are, under these rules."""
+    return CLOSE if rules.nuts_costs_turn else CLOSE_ROUND_ADDS
+
+
+def close_count(picks) -> int:
+    return sum(p.close for p in picks)
+
+
 def constants() -> dict:
     """What the page's draw needs to draw the same decisions (``web/src/core/practice.js`` ``draw``)."""
-    return {"close": CLOSE, "skip": SKIP, "p_close": P_CLOSE, "p_clear": P_CLEAR, "tie": TIE, "max_games": MAX_GAMES,
+    return {"close": CLOSE, "close_round_adds": CLOSE_ROUND_ADDS, "skip": SKIP, "p_close": P_CLOSE, "p_clear": P_CLEAR, "tie": TIE, "max_games": MAX_GAMES,
             "fill_after": FILL_AFTER, "max_count": MAX_COUNT,
             "daily": {"count": DAILY_COUNT, "players": DAILY_PLAYERS, "rules": DAILY_RULES}}
 
@@ -120,9 +136,13 @@ def draw(values: Values, seed: int, count: int) -> list:
     need = {True: count // 2, False: count - count // 2}
     r = Mulberry32(seed)
     picked, seen = [], set()
+    near = close_for(rules)
     for games in range(MAX_GAMES):
         state = new_game(rules)
+        turns = taken = 0                 # this game's turns begun; the turn of the last pick (0: none)
         while state.phase != OVER and len(picked) < count:
+            if state.phase == START:
+                turns += 1
             if state.phase == NUTS_ROUND:
                 state = step(rules, state, "nuts", nuts_round(r, rules, state.nuts_dice, N - 1)).state
             elif state.phase != DECIDE:
@@ -133,16 +153,17 @@ def draw(values: Values, seed: int, count: int) -> list:
                 roll, stop, _ = values.turn(frame)[0][(state.turn, state.dice)]
                 gap = abs(roll[0] - stop[0])
                 key = (frame, state.turn, state.dice)
-                if gap >= SKIP and key not in seen:
+                if gap >= SKIP and key not in seen and taken != turns:
                     u = r.next()
-                    close = gap < CLOSE
+                    close = gap < near
                     if u < (P_CLOSE if close else P_CLEAR):
                         other = (not close) if games >= FILL_AFTER and need[not close] else None
                         slot = close if need[close] else other
                         if slot is not None:
                             need[slot] -= 1
                             seen.add(key)
-                            picked.append(Pick(frame, state.turn, state.dice, tuple(roll), tuple(stop), close))
+                            taken = turns
+                            picked.append(Pick(frame, state.turn, state.dice, tuple(roll), tuple(stop), close, games, turns))
                 state = step(rules, state, "choice", "roll" if roll[0] > stop[0] + TIE else "stop").state
         if len(picked) == count:
             break

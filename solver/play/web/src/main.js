@@ -7,6 +7,7 @@ import { store, raw, keepAside, showKept } from "./page/storage.js";
 import { showTab, parseFragment, notice } from "./page/tabs.js";
 import { ready, checkTarget, hold, recordOf, say } from "./page/games.js";
 import { publish } from "./page/api.js";
+import { welcome } from "./page/welcome.js";
 import "./tabs/advise/advise.js";
 import { restorePlay, PLAY_KEY } from "./tabs/play/play.js";
 import { coach, COACH, ownCoach } from "./tabs/coach/coach.js";
@@ -77,7 +78,13 @@ function start() {
   guarded("prac-error", () => restorePractice());
   showKept("play", PLAY_KEY);
   guarded("play-error", () => restorePlay(frag));
-  showTab(frag.tab || (raw(TABLE.key) !== null ? "table" : "advise"));     // a table game kept: the page opens on it
+  const first = frag.tab || (raw(TABLE.key) !== null ? "table" : "advise");    // a table game kept: the page opens on it
+  welcome(!frag.tab && [TABLE.key, COACH.key, PLAY_KEY].every((k) => raw(k) === null));
+  if (first === "table" && "scrollRestoration" in history) {            // at its top: the strip under the tab bar, not behind it
+    history.scrollRestoration = "manual";
+    window.scrollTo(0, 0);
+  }
+  showTab(first);
 
   /* The site: its worker caches it for offline use. A first install that fails (a file that did not arrive whole)
    * is said, and the next visit tries again; a new version waits until the player asks. */

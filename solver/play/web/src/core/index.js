@@ -11,7 +11,7 @@ import { makeGames, gameKey } from "./games.js";
 import { turnValues, memoValues, advise as adviseAt, explain as explainAt, stateValue } from "./backup.js";
 import { read as readPolicy, player } from "./grammar.js";
 import { rng, rollDice, nutsRound } from "./dice.js";
-import { newGame, frame, copy } from "./loop.js";
+import { newGame, frame, copy, noteOf } from "./loop.js";
 import { apply } from "./events.js";
 import * as records from "./records.js";
 import { split } from "./luck.js";
@@ -94,7 +94,9 @@ export function makeCore(data) {
     /** @param {unknown} spec @param {any} [opts] */
     policyName(spec, opts) { return this.policy(spec, opts).name; },
     rng, rollDice, nutsRound,
-    context, replay, frame, copy, apply,
+    context, replay, frame, copy, apply, noteOf,
+    /** What each event of a record did that the rules decide. @param {GameRecord} record */
+    notes: (record) => records.notes(record, context(record)),
     /** @param {number} N */
     newState: (N) => newGame(N, N_DICE),
     /** @param {GameRecord} record */

@@ -7,6 +7,7 @@ import { fail } from "./errors.js";
 /** @typedef {import("./types.js").Context} Context */
 /** @typedef {import("./types.js").Move} Move */
 /** @typedef {"roll" | "choice" | "nuts" | "banked"} Kind */
+/** @typedef {import("./types.js").Note} Note */
 
 /** What each phase waits for, as a refusal says it. @type {Record<string, string>} */
 const EXPECT = { start: "a roll or a banked turn", roll: "a roll", decide: "a choice", nuts: "the acorns of the Go Nuts! round" };
@@ -69,6 +70,21 @@ export function step(st, ctx, kind, value) {
     else st.phase = "decide";
   }
   return st;
+}
+
+/**
+ * What a roll did that the rules decide (the page's own, no Python twin): all cars (the turn's points lost), one
+ * die showing an acorn (all the dice back), a Go Nuts! round begun (the turn's points gone, or kept, by the
+ * reading); null for anything else. @param {{seat: number, t: number, n: number}} was the state before the roll
+ * @param {State} now after it @param {Context} ctx @param {number[]} roll [acorns, squirrels, cars] @returns {Note | null}
+ */
+export function noteOf(was, now, ctx, roll) {
+  const seat = was.seat, t = was.t;
+  if (now.phase === "nuts") return { kind: "nuts", seat, t, kept: !ctx.reading.nutsReplaces };
+  if (now.phase === "over") return null;                             // a roll that reaches the target wins
+  if (now.seat !== seat) return { kind: "cars", seat, t, kept: false };  // a roll ends a turn only by all cars
+  if (now.phase === "decide" && now.n === ctx.D && was.n - roll[2] < ctx.D) return { kind: "refill", seat, t: now.t, kept: true };
+  return null;
 }
 
 /** A copy of a state that can be stepped on without touching it. @param {State} st @returns {State} */

@@ -1,5 +1,5 @@
-/* The practice draw: seeded games of optimal play with the seeded dice of play mode, picking about half close
- * calls and half clear ones on the way, then a seeded shuffle; and the daily set's seed.
+/* The practice draw: seeded games of optimal play with the seeded dice of play mode, picking half close calls
+ * and half clear ones on the way (never two from one turn), then a seeded shuffle; and the daily set's seed.
  * Twin: solver/play/practice.py (draw, check_count, daily_seed); fixture: tests/fixtures/practice.json. */
 import { fail, show } from "./errors.js";
 import { memoValues, vec } from "./backup.js";
@@ -10,8 +10,8 @@ import { rng, rollDice, nutsRound } from "./dice.js";
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Reading} Reading */
 /** @typedef {import("./types.js").Advice & {close: boolean}} Pick */
-/** @typedef {{max_games: number, skip: number, close: number, p_close: number, p_clear: number, fill_after: number,
- *   tie: number, max_count: number}} PracticeRules the page's data.practice */
+/** @typedef {{max_games: number, skip: number, close: number, close_round_adds: number, p_close: number, p_clear: number,
+ *   fill_after: number, tie: number, max_count: number}} PracticeRules the page's data.practice */
 
 /** Decisions as `gonuts-solve practice` draws them: objects with the keys of `advise --json` (and `close`).
  * @param {Game} g @param {Reading} reading @param {number} seed @param {number} count @param {PracticeRules} P
@@ -26,9 +26,12 @@ export function draw(g, reading, seed, count, P) {
   const seen = new Set();
   const ctx = { N, G: g.target, D: g.dice, reading, you: 0, table: true };
   const opponents = Array.from({ length: N - 1 }, (_, k) => k + 1);
+  const near = reading.nutsReplaces ? P.close : P.close_round_adds;     // practice.py close_for
   for (let games = 0; games < P.max_games && picked.length < count; games++) {
     const st = newGame(N, g.dice);
+    let turns = 0, taken = 0;               // this game's turns begun; the turn of the last pick (0: none)
     while (st.phase !== "over" && picked.length < count) {
+      if (st.phase === "start") turns++;
       if (st.phase === "nuts") {
         apply(st, { seat: st.seat, nuts: nutsRound(r, g.rules, /** @type {number} */ (st.nutsDice), opponents).acorns }, 0, ctx);
       } else if (st.phase !== "decide") {
@@ -38,11 +41,11 @@ export function draw(g, reading, seed, count, P) {
         const v = valuesAt(f), at = (st.t * W1 + st.n) * N;
         const roll = vec(v.rollV, at, N), stop = vec(v.stopV, at, N), gap = Math.abs(roll[0] - stop[0]);
         const key = `${fk}|${st.t}|${st.n}`;
-        if (gap >= P.skip && !seen.has(key)) {
-          const u = r.next(), close = gap < P.close;
+        if (gap >= P.skip && !seen.has(key) && taken !== turns) {
+          const u = r.next(), close = gap < near;
           const slot = need[String(close)] > 0 ? close : games >= P.fill_after && need[String(!close)] > 0 ? !close : null;
           if (u < (close ? P.p_close : P.p_clear) && slot !== null) {
-            need[String(slot)]--; seen.add(key);
+            need[String(slot)]--; seen.add(key); taken = turns;
             picked.push({ scores: f, turn: st.t, dice: st.n, action: roll[0] > stop[0] ? "roll" : "stop", reason: "optimal",
                           win_if_roll: roll[0], win_if_stop: stop[0], players_if_roll: roll, players_if_stop: stop,
                           rules: JSON.parse(JSON.stringify(g.rules)), close });

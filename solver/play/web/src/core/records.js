@@ -4,7 +4,7 @@
  * fixtures: tests/fixtures/records.json, record_files.json, luck.json. */
 import { fail, show, GonutsInputError } from "./errors.js";
 import { isWhole } from "./numbers.js";
-import { newGame } from "./loop.js";
+import { newGame, noteOf } from "./loop.js";
 import { apply } from "./events.js";
 import { advise, memoValues } from "./backup.js";
 import { split } from "./luck.js";
@@ -59,6 +59,17 @@ export function replay(record, ctx) {
   record.events.forEach((ev, i) => apply(st, ev, i, ctx));
   st.decisions = st.bySeat[ctx.you];
   return st;
+}
+
+/** What each event did that the rules decide (loop.js noteOf), null where nothing: one replay.
+ * @param {GameRecord} record @param {Context} ctx @returns {(import("./types.js").Note | null)[]} */
+export function notes(record, ctx) {
+  const st = newGame(ctx.N, ctx.D);
+  return record.events.map((ev, i) => {
+    const was = { seat: st.seat, t: st.t, n: st.n };
+    apply(st, ev, i, ctx);
+    return ev.roll ? noteOf(was, st, ctx, ev.roll) : null;
+  });
 }
 
 /** Where a record leaves the game, in the form of record.py's Replay.state(). @param {State} st */

@@ -65,5 +65,10 @@
  *   banked_turns: number}} Split
  */
 /** @typedef {(scores: number[]) => Values} ValuesAt */
+/**
+ * What a roll did that the rules decide (loop.js noteOf): all cars, one die's acorn bringing every die back, a
+ * Go Nuts! round begun; t is the turn's points before it (after it, for a refill), kept whether they stay.
+ * @typedef {{kind: "cars" | "refill" | "nuts", seat: number, t: number, kept: boolean}} Note
+ */
 
 export {};

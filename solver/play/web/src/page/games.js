@@ -4,7 +4,7 @@
  * can find it without reaching into the tab. */
 import { data, core, TARGET } from "./context.js";
 import { $, el, showError } from "./dom.js";
-import { store } from "./storage.js";
+import { store, savedAt } from "./storage.js";
 import { openTab } from "./tabs.js";
 import { t, words } from "./i18n.js";
 import { GonutsInputError } from "../core/errors.js";
@@ -15,12 +15,27 @@ import { whole } from "../core/numbers.js";
 /** @typedef {import("../core/types.js").State} State */
 /** @typedef {import("../core/types.js").Context} Context */
 /** @typedef {{record: GameRecord | null, st: State | null, ctx: Context | null}} Held a game as a tab holds it */
-/** @typedef {{mode: string, key: string, state: Held, draw: () => void}} Entered a game kept by hand (coach, table) */
+/** @typedef {{mode: string, key: string, state: Held, draw: () => void, stepped?: (was: State, now: State, ev: GameEvent) => void}} Entered
+ * a game kept by hand (coach, table); stepped hears of each entry before the draw */
 
 /** @type {Map<string, () => GameRecord | null>} */
 const registry = new Map();
-/** A tab's game, for Review, window.gonuts and Export. @param {string} mode @param {() => GameRecord | null} get */
-export const register = (mode, get) => { registry.set(mode, get); };
+/** @type {Map<string, string>} each mode's storage key */
+const keys = new Map();
+/** A tab's game, for Review, window.gonuts and Export. @param {string} mode @param {() => GameRecord | null} get
+ * @param {string} [key] where it is saved */
+export const register = (mode, get, key) => { registry.set(mode, get); if (key) keys.set(mode, key); };
+/** The mode whose game was saved last (a game held now, in any tab), or null. @returns {string | null} */
+export function mostRecent() {
+  let best = null, when = -1;
+  for (const [mode, get] of registry) {
+    const r = get(), key = keys.get(mode);
+    if (!r || !r.events.length) continue;
+    const t = key ? savedAt(key) : 0;
+    if (t > when) { best = mode; when = t; }
+  }
+  return best;
+}
 /** The states before each entry made by a tap since the game was held, and how many entries it held then: an
  * undo steps back to the last of them without a replay. @type {WeakMap<Held, {base: number, states: State[]}>} */
 const before = new WeakMap();
@@ -124,12 +139,23 @@ const LOG_SHOWN = 300;
  * @type {WeakMap<HTMLElement, {record: GameRecord, events: GameEvent[], lang: string, names: string, drawn: number}>} */
 const logged = new WeakMap();
 /** Draw a game's log. After a tap (an entry added, or undone) only the entries that changed are added or
- * removed; anything else (another game, language or names, a record edited in place) draws it whole.
- * @param {HTMLElement} list @param {GameRecord} record @param {string[]} names */
-export function drawLog(list, record, names) {
+ * removed; anything else (another game, language or names, a record edited in place) draws it whole. With
+ * `opts`, an entry also shows what the rules made of it (note) and a button to change it (its data-i the
+ * entry's index, its name "Change: " and the entry).
+ * @param {HTMLElement} list @param {GameRecord} record @param {string[]} names
+ * @param {{note?: (i: number) => string | null, change?: boolean}} [opts] */
+export function drawLog(list, record, names, opts) {
   const n = record.events.length, from = Math.max(0, n - LOG_SHOWN), was = logged.get(list), key = names.join("\u0000");
   /** @param {number} i */
-  const entry = (i) => el("li", { text: describe(record.events[i], names) });
+  const entry = (i) => {
+    const what = describe(record.events[i], names);
+    if (!opts) return el("li", { text: what });
+    const note = opts.note ? opts.note(i) : null;
+    const li = el("li", { "data-seat": String(record.events[i].seat) }, el("span", { text: what }));
+    if (note) li.append(el("span", { class: "note", text: ` \u2014 ${note}` }));
+    if (opts.change) li.append(" ", el("button", { type: "button", class: "change", "data-i": String(i), "aria-label": t("Change: {what}", { what }), text: t("Change") }));
+    return li;
+  };
   const wasFrom = was ? Math.max(0, was.drawn - LOG_SHOWN) : 0;
   const step = !!was && was.record === record && was.lang === words.lang && was.names === key && was.events === record.events &&
     Math.abs(n - was.drawn) < LOG_SHOWN && n >= wasFrom;
@@ -206,9 +232,11 @@ export function pushEntered(game, ev) {
   r.events.push(ev);
   const past = before.get(held);
   if (past && past.base + past.states.length === r.events.length - 1) past.states.push(/** @type {State} */ (held.st));
+  const was = /** @type {State} */ (held.st);
   held.st = next;
   store.set(game.key, r);
   showError(box, "");
+  if (game.stepped) game.stepped(was, next, ev);
   game.draw();
   return true;
 }

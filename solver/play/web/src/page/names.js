@@ -18,6 +18,33 @@ export const graphemes = (text) => {
   }
   return seen ? [...seen.segment(text)].length : Array.from(text).length;
 };
+/** A name's grapheme clusters (what a person counts as characters). @param {string} text @returns {string[]} */
+export const letters = (text) => {
+  graphemes("");
+  return seen ? [...seen.segment(text)].map((x) => x.segment) : Array.from(text);
+};
+/** The shortest form of each name that still tells it from every other: its first letters up to the first
+ * that no other name shares, or, when names differ only at the end ("Player 1", "Player 2"), its first letter,
+ * an ellipsis and the last letters that no other name ends with; at least three letters from the start. A name
+ * that needs all its letters is whole.
+ * @param {string[]} names @returns {string[]} */
+export function shortNames(names) {
+  const low = names.map((n) => letters(n.normalize("NFKC").toLowerCase()));
+  return names.map((name, i) => {
+    const g = letters(name), mine = low[i], others = low.filter((_, j) => j !== i);
+    const starts = (/** @type {string[]} */ o, /** @type {number} */ k) => k <= o.length && o.slice(0, k).join("") === mine.slice(0, k).join("");
+    const ends = (/** @type {string[]} */ o, /** @type {number} */ k) => k <= o.length && o.slice(-k).join("") === mine.slice(-k).join("");
+    let k = 1;
+    while (k < g.length && others.some((o) => starts(o, k))) k++;
+    k = Math.max(k, Math.min(3, g.length));                    // three letters read better than one, where they fit
+    let e = 1;
+    while (e < g.length && others.some((o) => ends(o, e))) e++;
+    const byEnd = e < g.length - 1 ? `${g[0]}\u2026${g.slice(-e).join("")}` : null;
+    const byStart = k < g.length ? `${g.slice(0, k).join("")}\u2026` : name;
+    const best = byEnd && letters(byStart).length > 4 && letters(byEnd).length < letters(byStart).length ? byEnd : byStart;
+    return letters(best).length < g.length ? best : name;           // a short form no shorter than the name is the name
+  });
+}
 /** One name in every browser language: Unicode's case mapping, not the locale's ("I" is "ı" in Turkish).
  * @param {string} a @param {string} b */
 export const sameName = (a, b) => a.normalize("NFKC").toLowerCase() === b.normalize("NFKC").toLowerCase();

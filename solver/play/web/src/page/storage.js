@@ -19,6 +19,21 @@ export function storageKey(name) {
   return key;
 }
 
+/* When each game was last saved (for "the most recent game"): its key's time, kept beside the games. */
+const AT_KEY = storageKey("gonuts.saved-at");
+/** @type {Record<string, number> | null} */
+let at = null;
+function times() {
+  if (!at) {
+    try { const v = JSON.parse(localStorage.getItem(AT_KEY) || "{}"); at = v && typeof v === "object" && !Array.isArray(v) ? v : {}; }
+    catch (e) { at = {}; }
+  }
+  return /** @type {Record<string, number>} */ (at);
+}
+/** When the game under a key was last saved here (0: never, or not known). @param {string} key */
+export const savedAt = (key) => { const v = times()[key]; return typeof v === "number" && Number.isFinite(v) ? v : 0; };
+window.addEventListener("storage", (e) => { if (e.key === AT_KEY || e.key === null) at = null; });
+
 /* A write that fails (storage full, or off as in a private window) is said at once, with Export offered: the
  * game in memory stays as it is. */
 export const store = {
@@ -26,7 +41,11 @@ export const store = {
   failed: null,
   /** Returns whether it was saved. @param {string} key @param {unknown} value */
   set(key, value) {
-    try { localStorage.setItem(key, JSON.stringify(value)); store.failed = null; $("unsaved").hidden = true; return true; }
+    try {
+      localStorage.setItem(key, JSON.stringify(value)); store.failed = null; $("unsaved").hidden = true;
+      try { times()[key] = Date.now(); localStorage.setItem(AT_KEY, JSON.stringify(times())); } catch (e) { /* a convenience */ }
+      return true;
+    }
     catch (e) {
       store.failed = key;
       const full = e instanceof Error && e.name === "QuotaExceededError";

@@ -16,7 +16,7 @@ import { ready, wholeNumber, say, newRecord, youWin, drawBoard, moverAdvice, dra
 /** @type {Held} */
 export const coach = { record: null, st: null, ctx: null };
 const COACH_KEY = storageKey("gonuts.coach.v1");
-register("coach", () => coach.record);
+register("coach", () => coach.record, COACH_KEY);
 /** @param {GameRecord} r */
 const coachNames = (r) => Array.from({ length: r.players }, (_, i) => i === r.you ? t("You") : t("Player {k}", { k: i + 1 }));
 function coachSetupChanged() {

@@ -24,7 +24,7 @@ import { GonutsInputError, refuse } from "../../core/errors.js";
 export const play = { record: null, rng: core.rng(0), busy: false, gen: 0, fast: false, readOnly: false, unvalued: false,
                       lastDice: null, nuts: null };
 export const PLAY_KEY = storageKey("gonuts.play.v1");
-register("play", () => play.record);
+register("play", () => play.record, PLAY_KEY);
 const rec = () => /** @type {GameRecord} */ (play.record);
 /** @param {GameRecord} r */
 const playNames = (r) => Array.from({ length: r.players }, (_, i) => i === r.you ? t("You")

@@ -85,8 +85,16 @@ async function start(session) {
   }
   prac.session = session;
   keep(Object.assign(saved(), { session }));
+  drawFew();
   $("prac-setup").hidden = true; $("prac-result").hidden = true; $("prac-quiz").hidden = false;
   if (session.answers.length >= session.count) finish(); else ask(session.answers.length);
+}
+/** A set with fewer close calls than half (a reading whose decisions are clear) says so, as the command does. */
+function drawFew() {
+  const s = prac.session, close = prac.picks.filter((p) => p.close).length;
+  const few = !!s && close < Math.floor(s.count / 2);
+  $("prac-few").hidden = !few;
+  $("prac-few").textContent = few && s ? t("{n} of these decisions are close calls: the games drawn had no more, and clear ones fill the rest.", { n: close }) : "";
 }
 /** @param {number} i */
 function ask(i) {
@@ -197,4 +205,4 @@ function whatText(what) {
   if (game) return t("{n} players, {reading}", { n: Number(game[1]), reading: t(game[2]) });
   return what;
 }
-onLanguage(() => { fillSetup(); if (prac.session) ask(prac.session.answers.length); });
+onLanguage(() => { fillSetup(); drawFew(); if (prac.session) ask(prac.session.answers.length); });

@@ -4,13 +4,13 @@ import { data, core } from "../../page/context.js";
 import { $, el, showError, fillSelect, download } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { onOpen } from "../../page/tabs.js";
-import { ready, recordOf, say } from "../../page/games.js";
+import { ready, recordOf, say, mostRecent } from "../../page/games.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
 /** @typedef {import("../../core/records.js").Review} Review */
 
-/** @type {{file: any, fileError: string | null, read: boolean}} */
-const rev = { file: null, fileError: null, read: false };
+/** @type {{file: any, fileError: string | null, read: boolean, chosen: boolean}} */
+const rev = { file: null, fileError: null, read: false, chosen: false };
 const source = () => $("rev-source").value;
 /** @returns {any} */
 const reviewRecord = () => (source() === "file" ? rev.file : recordOf(source()));
@@ -101,7 +101,7 @@ function luckLine(rv, record, mine, who) {
       : t("{who}: {start}% to {end}% ({change} points of win probability): the dice gave {dice}, {who}\u2019s decisions cost {cost}, the others\u2019 decisions gave {others}.", params));
   return p;
 }
-$("rev-source").addEventListener("change", render);
+$("rev-source").addEventListener("change", () => { rev.chosen = true; render(); });
 $("rev-seat").addEventListener("change", render);
 $("rev-file").addEventListener("change", () => {
   const f = /** @type {FileList} */ ($("rev-file").files)[0];
@@ -126,5 +126,12 @@ $("rev-export").addEventListener("click", () => {
   if (!record) return;
   download(`gonuts-${record.mode || "game"}-${record.seed !== undefined ? record.seed : Date.now()}.json`, "application/json", JSON.stringify(record, null, 1));
 });
-onOpen("review", (opts) => { if (opts && opts.source) $("rev-source").value = opts.source; render(); });
+/* Opened from a game's end, the tab reviews that game; opened by hand, the game saved last (of any mode), until
+ * the player picks a source. */
+onOpen("review", (opts) => {
+  const latest = mostRecent();
+  if (opts && opts.source) $("rev-source").value = opts.source;
+  else if (!rev.chosen && latest) $("rev-source").value = latest;
+  render();
+});
 onLanguage(() => { if (!$("panel-review").hidden) render(); });

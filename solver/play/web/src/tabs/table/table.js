@@ -4,20 +4,27 @@
  * chances, or the Go Nuts! count. Everything else (why, every seat's chances, banked turns, the advice switches,
  * the log, recent games) comes after it and may scroll. The game's state is held and stepped by each tap; a
  * full replay happens only on load, undo or another tab's write. */
-import { core, PLAYERS, readingsFor } from "../../page/context.js";
+import { core, PLAYERS } from "../../page/context.js";
 import { $, el, showError, fillSelect } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { store, keepStorage } from "../../page/storage.js";
 import { openTab, onShown } from "../../page/tabs.js";
 import { tap, redrawn } from "../../page/taps.js";
-import { cleanName, graphemes, sameName } from "../../page/names.js";
-import { FACE_SVG, drawAdvice, tossUp } from "../../page/advice.js";
+import { cleanName, graphemes } from "../../page/names.js";
+import { drawAdvice, tossUp } from "../../page/advice.js";
+import { rollButton } from "./faces.js";
 import { owner } from "../../page/owner.js";
 import { ready, wholeNumber, say, newRecord, describe, drawLog, pushEntered, undoEntered, hold, playersText,
   register, backupOf } from "../../page/games.js";
 import { refuse } from "../../core/errors.js";
+import { NAME_MAX, initSetup, setupChanged, remember, fillFrom, nextSetup } from "./setup.js";
 import { TABLE_KEY, recent, lines, setAside, takeOut } from "./recent.js";
 import * as history from "./history.js";
+import { drawStrip } from "./strip.js";
+import { wakeWhile } from "../../page/wake.js";
+import { welcomed } from "../../page/welcome.js";
+import { notesOf, noteText, stepped, sayNow, drawSaid } from "./said.js";
+import { openChange, closeChange, changing } from "./change.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
 /** @typedef {import("../../core/types.js").GameEvent} GameEvent */
@@ -27,29 +34,14 @@ import * as history from "./history.js";
 
 /** @type {import("../../page/games.js").Held & {nuts: number, over: boolean}} */
 export const table = { record: null, st: null, ctx: null, nuts: 0, over: false };
-register("table", () => table.record);
+register("table", () => table.record, TABLE_KEY);
 history.source(() => table.record);
 const NUTS_KEY = `${TABLE_KEY}.nuts`;          // the Go Nuts! count being entered: {events, count}
-const NAME_MAX = 20;                           // characters as a person counts them
 const rec = () => /** @type {TableRecord} */ (table.record);
 const state = () => /** @type {State} */ (table.st);
+/* While a Table game is on screen, the screen stays on. */
+const keepAwake = wakeWhile(() => !!table.record && !table.over && !$("panel-table").hidden);
 
-function setupChanged() {
-  const n = Number($("table-players").value);
-  fillSelect($("table-rules"), readingsFor(n).map((r) => [r, t(r)]), $("table-rules").value);
-  const old = [...$("table-names").querySelectorAll("input[type=text]")].map((i) => /** @type {HTMLInputElement} */ (i).value);
-  const hints = [...$("table-names").querySelectorAll("input[type=checkbox]")].map((i) => /** @type {HTMLInputElement} */ (i).checked);
-  $("table-names").replaceChildren(...Array.from({ length: n }, (_, i) => el("div", { class: "row" },
-    el("label", { text: i === 0 ? t("Player {k} (moves first)", { k: 1 }) : t("Player {k}", { k: i + 1 }) },
-      el("input", { id: `table-name-${i}`, type: "text", autocomplete: "off", dir: "auto", spellcheck: "false",
-                    value: old[i] !== undefined ? old[i] : t("Player {k}", { k: i + 1 }) })),
-    (() => { const box = /** @type {HTMLInputElement} */ (el("input", { id: `table-hint-${i}`, type: "checkbox" }));
-             box.checked = hints[i] !== undefined ? hints[i] : true;
-             return el("label", { class: "check" }, box, ` ${t("advice shown")}`); })())));
-}
-fillSelect($("table-players"), PLAYERS.map((p) => [p, playersText(p)]), PLAYERS.includes(3) ? 3 : PLAYERS[0]);
-$("table-players").addEventListener("change", setupChanged);
-setupChanged();
 const save = () => store.set(TABLE_KEY, table.record);
 
 function drawRecent() {
@@ -83,44 +75,31 @@ async function resumeRecent(i) {
   drawTable();
 }
 
-$("table-setup").addEventListener("submit", async (e) => {
-  e.preventDefault();
-  const n = Number($("table-players").value), rules = $("table-rules").value;
-  /** @type {string[]} */
-  const names = [];
-  const hints = [];
-  try {
-    for (let i = 0; i < n; i++) {
-      const name = cleanName($(`table-name-${i}`).value);
-      if (!name) refuse("Player {k} needs a name", { k: i + 1 });
-      if (graphemes(name) > NAME_MAX) refuse("Player {k}'s name is longer than {max} characters", { k: i + 1, max: NAME_MAX });
-      if (names.some((x) => sameName(x, name))) refuse("Two players are called {name}: give each a name of their own", { name });
-      names.push(name); hints.push($(`table-hint-${i}`).checked);
-    }
-    await ready(n, rules);
-  } catch (err) { showError($("table-setup-error"), say(err)); return; }
-  showError($("table-setup-error"), "");
+/** Start a new game (the form's, or Play again's); the running one is set aside, never discarded.
+ * @param {import("./setup.js").Setup} s */
+async function begin(s) {
+  await ready(s.players, s.rules);
   await own.take(true);
   setAside(table.record, table.st);
-  hold(table, newRecord("table", { players: n, rules, seat: 0 }, { names, hints, started: new Date().toISOString() }));
+  hold(table, newRecord("table", { players: s.players, rules: s.rules, seat: 0 }, { names: s.names, hints: s.hints, started: new Date().toISOString() }));
   table.nuts = 0;
   save();
   keepStorage();
+  remember(s);
+  welcomed();
+  fillFrom(s);
   $("table-new").open = false;
   drawRecent();
   drawTable();
-});
+  window.scrollTo(0, 0);
+}
+initSetup(begin);
 /** @type {import("../../page/games.js").Entered} */
-export const TABLE = { mode: "table", key: TABLE_KEY, state: table, draw: () => drawTable() };
+export const TABLE = { mode: "table", key: TABLE_KEY, state: table, draw: () => drawTable(),
+  stepped: (was, now, ev) => { closeChange(); stepped(rec(), /** @type {any} */ (table.ctx), was, now, ev.roll, rec().names); } };
 /** @param {GameEvent} ev */
 const push = (ev) => pushEntered(TABLE, ev);
 
-/** Each face's icon, parsed once and cloned for every button (parsing SVG text 40 times a tap is slow). */
-const ICONS = FACE_SVG.map((svg) => { const icon = el("span", { class: "icon", "aria-hidden": "true" }); icon.innerHTML = svg; return icon; });
-/** @param {number} f @param {number} k @param {string} word */
-function faces(f, k, word) {
-  return [el("span", { text: String(k) }), ICONS[f].cloneNode(true), el("span", { class: "sr", text: ` ${word}, ` })];
-}
 /** Every roll of n live dice, one button each: its visible text is in its accessible name ("3 acorns, 1
  * squirrel, 1 car"). Made once per n and language and kept: a tap that leaves the same rolls on screen
  * changes nothing there. Each button enters a roll for whoever is to move when it is tapped.
@@ -135,33 +114,13 @@ function rollButtons(n) {
   for (let a = n; a >= 0; a--) {
     for (let sq = n - a; sq >= 0; sq--) {
       const c = n - a - sq;
-      const b = el("button", { type: "button", class: "res", "data-roll": `${a}-${sq}-${c}` },
-        el("span", { class: "faces" }, ...faces(0, a, t("acorns", { n: a })), ...faces(1, sq, t("squirrels", { n: sq }))),
-        el("span", { class: "cars", text: t("{n} cars", { n: c }) }));
+      const b = rollButton([a, sq, c]);
       b.addEventListener("click", tap(() => push({ seat: state().seat, roll: [a, sq, c] })));
       buttons.push(b);
     }
   }
   buttonsFor.set(key, buttons);
   return buttons;
-}
-/** The score strip: a card per player, made once per game and updated in place.
- * @param {TableRecord} r @param {State} st */
-function drawStrip(r, st) {
-  const pad = $("table-pad"), key = JSON.stringify(r.names);
-  if (pad.dataset.names !== key) {
-    pad.dataset.names = key;
-    pad.replaceChildren(...r.names.map((name, i) => el("li", { class: "card", "data-seat": String(i) },
-      el("bdi", { class: "name", text: name }), el("span", { class: "score" }))));
-  }
-  [...pad.children].forEach((card, i) => {
-    const active = i === st.seat && st.phase !== "over";
-    const cls = `card${active ? " active" : ""}${st.winner === i ? " won" : ""}`;
-    if (card.className !== cls) card.className = cls;
-    if (active) card.setAttribute("aria-current", "true"); else card.removeAttribute("aria-current");
-    const score = /** @type {HTMLElement} */ (card.querySelector(".score"));
-    if (score.textContent !== String(st.scores[i])) score.textContent = String(st.scores[i]);
-  });
 }
 /** The advice switches, drawn again only when they or the language change. @param {TableRecord} r */
 function drawHints(r) {
@@ -209,8 +168,10 @@ function drawDecision(r, st) {
  * player had scrolled away (to the log, the why) or the page was scrolled to the Start button. Known before the
  * draw (reading a position after it would make the browser lay the page out twice). */
 let padInView = true;
+/* The sticky tab bar covers the top of the screen: a strip under it is out of view. */
 new IntersectionObserver((seen) => { for (const e of seen) padInView = e.intersectionRatio > 0.99; },
-  { rootMargin: "0px 0px -66% 0px", threshold: [0, 0.99, 1] }).observe($("table-pad"));
+  { rootMargin: `-${Math.ceil(document.querySelector("nav.tabs")?.getBoundingClientRect().height || 0)}px 0px -66% 0px`,
+    threshold: [0, 0.99, 1] }).observe($("table-pad"));
 /** Whether the strip is out of the top third of the screen (an IntersectionObserver keeps count: no layout). */
 const awayFromTop = () => !$("panel-table").hidden && !$("table-game").hidden && !padInView;
 /** Run fn once the tap's frame is painted (a task queued from the frame's animation callback runs after it).
@@ -226,14 +187,18 @@ function drawTable() {
   const born = performance.now();
   const st = state(), names = r.names, N = r.players;
   table.over = st.phase === "over";
-  drawStrip(r, st);
+  drawStrip(r.names, st);
   history.count();
   const who = st.phase === "over" ? names[/** @type {number} */ (st.winner)] : names[st.seat];
   const line = st.phase === "over" ? t("reached {target} and won!", { target: r.target === undefined ? 50 : r.target })
-    : st.phase === "start" ? t("starts a turn") : `${t("{n} points", { n: st.t })} \u00b7 ${t("{n} dice", { n: st.n })}`;
+    : st.phase === "start" ? t("starts a turn")
+    : st.phase === "nuts" ? t("Go Nuts! round")
+    : `${t("{n} points", { n: st.t })} \u00b7 ${t("{n} dice", { n: st.n })}`;
   const turn = $("table-turn");
   if (!turn.firstElementChild) turn.replaceChildren(el("bdi", { class: "who" }), el("span", { class: "state" }));
   const [whoBox, lineBox] = /** @type {HTMLElement[]} */ ([...turn.children]);
+  const seat = String(st.phase === "over" ? st.winner : st.seat);
+  if (turn.dataset.seat !== seat) turn.dataset.seat = seat;
   if (whoBox.textContent !== who) whoBox.textContent = who;
   if (lineBox.textContent !== line) lineBox.textContent = line;
   const prompt = st.phase === "start" ? t("Tap what the 5 dice show:")
@@ -241,6 +206,7 @@ function drawTable() {
     : st.phase === "nuts" ? t("Go Nuts! Throw {n} dice until everyone else rolls a dog.", { n: /** @type {number} */ (st.nutsDice) }) : "";
   $("table-prompt").textContent = prompt;
   $("table-prompt").hidden = !prompt;
+  $("table-prompt").classList.toggle("rolling", st.phase === "start" || st.phase === "roll");   // the buttons say it on small screens
   const rolling = st.phase === "start" || st.phase === "roll";
   $("table-rolls").hidden = !rolling;
   if (rolling) {
@@ -255,7 +221,7 @@ function drawTable() {
   const a = st.phase === "decide" ? drawDecision(r, st) : null;
   $("table-nuts").hidden = st.phase !== "nuts";
   if (st.phase !== "nuts") table.nuts = 0;
-  $("table-nuts-n").textContent = String(table.nuts);
+  drawNuts();
   for (const id of ["table-nuts-minus", "table-nuts-plus", "table-nuts-five", "table-nuts-done"]) $(id).dataset.born = String(born);
   $("table-bank").hidden = st.phase !== "start";
   const details = $("table-advice"), drawing = ++detailsDrawn;
@@ -275,10 +241,14 @@ function drawTable() {
     afterPaint(() => { if (table.st === st) valuesAt(r, core.frame(st)); });
   }
   const last = r.events[r.events.length - 1];
-  $("table-undo").textContent = last ? t("Undo: {what}", { what: describe(last, names) }) : t("Undo");
+  const edit = lastEdit(r);
+  $("table-undo").textContent = edit ? t("Undo: the change of entry {k}", { k: edit.k + 1 }) : last ? t("Undo: {what}", { what: describe(last, names) }) : t("Undo");
   drawHints(r);
   drawOver(r, st);
-  drawLog(/** @type {any} */ ($("table-log")), r, names);
+  const notes = notesOf(r);
+  drawLog($("table-log"), r, names, { note: (i) => { const n = notes[i]; return n ? noteText(n, names) : null; }, change: true });
+  if (!changing(r.events)) closeChange();
+  drawSaid();
   const following = own.following();
   for (const c of $("table-game").querySelectorAll("button, input")) {
     const b = /** @type {HTMLButtonElement} */ (c);
@@ -299,9 +269,12 @@ function drawOver(r, st) {
   if (over.dataset.drawn === drawn) return;
   over.dataset.drawn = drawn;
   const total = el("p", { class: "total" }, el("bdi", { text: r.names[/** @type {number} */ (st.winner)] }), ` ${t("wins, {scores}.", { scores: st.scores.join(" \u2013 ") })}`);
-  const button = el("button", { id: "table-to-review", class: "primary", type: "button", text: t("Review every player") });
+  const again = el("button", { id: "table-again", class: "primary", type: "button", text: t("Play again") });
+  again.addEventListener("click", () => { begin(nextSetup(r)); });
+  const button = el("button", { id: "table-to-review", type: "button", text: t("Review every player") });
   button.addEventListener("click", () => openTab("review", { source: "table" }));
-  over.replaceChildren(total, button);
+  const actions = el("div", { class: "actions" }, again, button);
+  over.replaceChildren(total, actions);
   over.setAttribute("aria-busy", "true");
   afterPaint(() => {
     if (over.dataset.drawn !== drawn || table.record !== r) return;        // another draw since
@@ -310,15 +283,25 @@ function drawOver(r, st) {
       el("bdi", { text: r.names[k] }), rv.decisions.length
         ? `: ${t("{n} decisions", { n: rv.decisions.length })}, ${t("{x} points of win probability given up.", { x: words.fixed(rv.total_loss_points, 2) })}`
         : `: ${t("no decisions to review (turns entered as banked totals).")}`));
-    total.after(...rows);
+    actions.after(...rows);
   });
 }
 $("table-roll").addEventListener("click", tap(() => push({ seat: state().seat, choice: "roll" })));
 $("table-stop").addEventListener("click", tap(() => push({ seat: state().seat, choice: "stop" })));
+/** The Go Nuts! count, and what the round banks with it under the rules in play. */
+function drawNuts() {
+  $("table-nuts-n").textContent = String(table.nuts);
+  const st = state(), r = rec();
+  if (st.phase !== "nuts") return;
+  const gain = table.nuts + (/** @type {import("../../core/types.js").Context} */ (table.ctx).reading.nutsReplaces ? 0 : st.t);
+  const dice = /** @type {number} */ (st.nutsDice), mean = core.game(r.players, r.rules).nutsMean[dice];
+  $("table-nuts-worth").textContent = `${t("{who} banks {n} points: {score} in all", { who: r.names[st.seat], n: gain, score: st.scores[st.seat] + gain })} ${
+    t("(a round of {n} dice brings {x} acorns on average)", { n: dice, x: words.fixed(mean, 1) })}`;
+}
 /* The Go Nuts! count is saved as it is entered: a reload in the middle of a round keeps it. */
 function saveNuts() { store.set(NUTS_KEY, { events: rec().events.length, count: table.nuts }); }
 /** @param {number} d */
-const nutsStep = (d) => tap(() => { table.nuts = Math.max(0, table.nuts + d); $("table-nuts-n").textContent = String(table.nuts); saveNuts(); });
+const nutsStep = (d) => tap(() => { table.nuts = Math.max(0, table.nuts + d); drawNuts(); saveNuts(); });
 $("table-nuts-minus").addEventListener("click", nutsStep(-1));
 $("table-nuts-plus").addEventListener("click", nutsStep(1));
 $("table-nuts-five").addEventListener("click", nutsStep(5));
@@ -331,7 +314,41 @@ $("table-bank").addEventListener("submit", (e) => {
     if (push({ seat: state().seat, banked: wholeNumber($("table-bank-n").value, t("Points banked")) })) $("table-bank-n").value = "0";
   } catch (err) { showError($("table-error"), say(err)); }
 });
-$("table-undo").addEventListener("click", tap(() => undoEntered(TABLE)));
+/* Changes of past entries, newest last: Undo takes one back while no entry has been made since. */
+/** @type {{record: TableRecord, before: GameEvent[], len: number, last: GameEvent, k: number}[]} */
+const edits = [];
+/** The change Undo would take back, if the game is as that change left it. @param {TableRecord} r */
+function lastEdit(r) {
+  const e = edits[edits.length - 1];
+  return e && e.record === r && e.len === r.events.length && e.last === r.events[r.events.length - 1] ? e : null;
+}
+/** Entry i changed: the game is now these events (replayed), saved and said. @param {GameEvent[]} events @param {number} i */
+function commitChange(events, i) {
+  const r = rec();
+  edits.push({ record: r, before: r.events, len: events.length, last: events[events.length - 1], k: i });
+  r.events = events;
+  hold(table, r);
+  table.nuts = 0;
+  save();
+  showError($("table-error"), "");
+  sayNow(t("Entry {k} changed: {what}", { k: i + 1, what: describe(events[i], r.names) }));
+  drawTable();
+}
+$("table-log").addEventListener("click", (e) => {
+  const b = /** @type {HTMLElement} */ (e.target).closest("button.change");
+  if (b && !own.following()) openChange({ record: () => /** @type {TableRecord | null} */ (table.record), commit: commitChange }, Number(/** @type {HTMLElement} */ (b).dataset.i));
+});
+$("table-undo").addEventListener("click", tap(() => {
+  const r = rec(), edit = lastEdit(r);
+  closeChange();
+  if (!edit) { undoEntered(TABLE); return; }
+  edits.pop();
+  r.events = edit.before;
+  hold(table, r);
+  save();
+  sayNow(t("Change of entry {k} undone", { k: edit.k + 1 }));
+  drawTable();
+}));
 /** A table game also needs its players' names and advice switches; names are kept as they were entered
  * (cleaned), and a saved one holding hidden characters is cleaned the same way. @param {any} saved */
 export function checkTable(saved) {
@@ -347,7 +364,7 @@ export function restoreNuts() {
     const kept = JSON.parse(localStorage.getItem(NUTS_KEY) || "null");
     if (kept && table.record && kept.events === table.record.events.length && Number.isSafeInteger(kept.count) && kept.count >= 0) {
       table.nuts = kept.count;
-      $("table-nuts-n").textContent = String(table.nuts);
+      drawNuts();
     }
   } catch (e) { /* unreadable: the count starts at 0 */ }
 }
@@ -363,25 +380,6 @@ $("table-take").addEventListener("click", () => own.take(true));
 /** Draw the tab after a restore. */
 export function drawAll() { drawRecent(); drawTable(); }
 
-/* While a Table game is on screen, the screen stays on (Screen Wake Lock); the browser releases the lock when
- * the page is hidden, and it is taken again when the page shows. */
-/** @type {WakeLockSentinel | null} */
-let wake = null;
-const wanted = () => !!table.record && !table.over && !$("panel-table").hidden && document.visibilityState === "visible";
-async function keepAwake() {
-  if (!("wakeLock" in navigator)) return;
-  try {
-    if (wanted() && !wake) {
-      wake = await navigator.wakeLock.request("screen");
-      wake.addEventListener("release", () => { wake = null; });
-    } else if (!wanted() && wake) {
-      const held = wake;
-      wake = null;
-      await held.release();
-    }
-  } catch (e) { wake = null; /* refused (battery saver, a frame): the screen may dim */ }
-}
-document.addEventListener("visibilitychange", keepAwake);
 onShown(keepAwake);
 onLanguage(() => {
   fillSelect($("table-players"), PLAYERS.map((p) => [p, playersText(p)]), $("table-players").value);

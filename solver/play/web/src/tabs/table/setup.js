@@ -1,0 +1,86 @@
+/* The Table tab's new-game form: players, rules, a name and an advice switch per seat. It starts from the last
+ * table's players and settings (kept in this browser), and Play again starts the next game from the one that
+ * ended: the same players, rules and switches, the next player in turn order first. */
+import { PLAYERS, readingsFor } from "../../page/context.js";
+import { $, el, showError, fillSelect } from "../../page/dom.js";
+import { t } from "../../page/i18n.js";
+import { cleanName, graphemes, sameName } from "../../page/names.js";
+import { ready, say, playersText } from "../../page/games.js";
+import { refuse } from "../../core/errors.js";
+import { storageKey } from "../../page/storage.js";
+
+/** @typedef {{players: number, rules: string, names: string[], hints: boolean[]}} Setup */
+export const NAME_MAX = 20;                    // characters as a person counts them
+const SETUP_KEY = storageKey("gonuts.table-setup.v1");
+
+/** The last table's setup, if one is kept and has the shape of one (anything else is ignored: a convenience).
+ * @returns {Setup | null} */
+function last() {
+  try {
+    const s = JSON.parse(localStorage.getItem(SETUP_KEY) || "null");
+    if (s && PLAYERS.includes(s.players) && typeof s.rules === "string" && Array.isArray(s.names) && Array.isArray(s.hints) &&
+        s.names.length === s.players && s.names.every((/** @type {unknown} */ x) => typeof x === "string" && graphemes(cleanName(x)) <= NAME_MAX)) {
+      return { players: s.players, rules: s.rules, names: s.names.map(cleanName), hints: s.names.map((/** @type {string} */ _, /** @type {number} */ i) => s.hints[i] !== false) };
+    }
+  } catch (e) { /* unreadable: the form's defaults */ }
+  return null;
+}
+/** Keep a table's setup for the next new-game form. @param {Setup} s */
+export function remember(s) {
+  try { localStorage.setItem(SETUP_KEY, JSON.stringify(s)); } catch (e) { /* storage full: the form's defaults next time */ }
+}
+
+/** Draw the names and switches for the players chosen, keeping what was typed (or `from`, a kept setup).
+ * @param {Setup} [from] */
+export function setupChanged(from) {
+  const n = Number($("table-players").value);
+  fillSelect($("table-rules"), readingsFor(n).map((r) => [r, t(r)]), from ? from.rules : $("table-rules").value);
+  const old = from ? from.names : [...$("table-names").querySelectorAll("input[type=text]")].map((i) => /** @type {HTMLInputElement} */ (i).value);
+  const hints = from ? from.hints : [...$("table-names").querySelectorAll("input[type=checkbox]")].map((i) => /** @type {HTMLInputElement} */ (i).checked);
+  $("table-names").replaceChildren(...Array.from({ length: n }, (_, i) => el("div", { class: "row" },
+    el("label", { text: i === 0 ? t("Player {k} (moves first)", { k: 1 }) : t("Player {k}", { k: i + 1 }) },
+      el("input", { id: `table-name-${i}`, type: "text", autocomplete: "off", dir: "auto", spellcheck: "false",
+                    value: old[i] !== undefined ? old[i] : t("Player {k}", { k: i + 1 }) })),
+    (() => { const box = /** @type {HTMLInputElement} */ (el("input", { id: `table-hint-${i}`, type: "checkbox" }));
+             box.checked = hints[i] !== undefined ? hints[i] : true;
+             return el("label", { class: "check" }, box, ` ${t("advice shown")}`); })())));
+}
+/** Fill the form from a setup (the last table's). @param {Setup} s */
+export function fillFrom(s) {
+  fillSelect($("table-players"), PLAYERS.map((p) => [p, playersText(p)]), s.players);
+  setupChanged(s);
+}
+
+/** The form, wired: a valid setup is handed to `begin`; anything else is said under the form.
+ * @param {(s: Setup) => Promise<void>} begin */
+export function initSetup(begin) {
+  const kept = last();
+  fillSelect($("table-players"), PLAYERS.map((p) => [p, playersText(p)]), kept ? kept.players : PLAYERS.includes(3) ? 3 : PLAYERS[0]);
+  $("table-players").addEventListener("change", () => setupChanged());
+  setupChanged(kept || undefined);
+  $("table-setup").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const n = Number($("table-players").value), rules = $("table-rules").value;
+    /** @type {string[]} */
+    const names = [];
+    const hints = [];
+    try {
+      for (let i = 0; i < n; i++) {
+        const name = cleanName($(`table-name-${i}`).value);
+        if (!name) refuse("Player {k} needs a name", { k: i + 1 });
+        if (graphemes(name) > NAME_MAX) refuse("Player {k}'s name is longer than {max} characters", { k: i + 1, max: NAME_MAX });
+        if (names.some((x) => sameName(x, name))) refuse("Two players are called {name}: give each a name of their own", { name });
+        names.push(name); hints.push($(`table-hint-${i}`).checked);
+      }
+      await ready(n, rules);
+    } catch (err) { showError($("table-setup-error"), say(err)); return; }
+    showError($("table-setup-error"), "");
+    await begin({ players: n, rules, names, hints });
+  });
+}
+/** The setup of the game after `r`: the same players, rules and switches, the next in turn order first.
+ * @param {{players: number, rules: string, names: string[], hints: boolean[]}} r @returns {Setup} */
+export function nextSetup(r) {
+  const N = r.players, k = (/** @type {number} */ i) => (i + 1) % N;
+  return { players: N, rules: r.rules, names: r.names.map((_, i) => r.names[k(i)]), hints: r.names.map((_, i) => !!r.hints[k(i)]) };
+}
