@@ -51,9 +51,9 @@ class Phone(Context):
     """A touch phone of one size; ``tap`` waits like a person before tapping where the last tap landed (a
     quicker second tap there is a double tap, which the page ignores on purpose)."""
 
-    def __init__(self, browser, size):
+    def __init__(self, browser, size, scheme="light"):
         self.ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True, is_mobile=True,
-                                       device_scale_factor=1)
+                                       device_scale_factor=1, color_scheme=scheme)
         self.requests, self.errors = [], []
         self.ctx.on("request", lambda r: self.requests.append(r.url))
         self.page = self.ctx.new_page()
@@ -62,9 +62,9 @@ class Phone(Context):
         self.size, self.tap = size, clicker(self.page, how="tap")
 
     @classmethod
-    def open(cls, browser, page_file, size=(390, 844), fragment=""):
+    def open(cls, browser, page_file, size=(390, 844), fragment="", scheme="light"):
         """A phone with the page open at ``fragment``, its script started."""
-        phone = cls(browser, size)
+        phone = cls(browser, size, scheme)
         phone.page.goto(page_file.as_uri() + fragment)
         phone.page.wait_for_function("window.gonuts !== undefined")
         return phone
@@ -394,9 +394,15 @@ def axe(page, where):
 
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed: npm ci (CI does)")
-def test_axe_finds_nothing_on_any_tab_or_in_any_table_phase(browser, page_file):
-    phone = Phone.open(browser, page_file, (390, 844))
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_on_any_tab_or_in_any_table_phase(browser, page_file, scheme):
+    phone = Phone.open(browser, page_file, (390, 844), scheme=scheme)
     page = phone.page
+    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+    assert page.is_visible("#welcome")                                 # a first visit
+    page.locator("#welcome-howto").tap()
+    axe(page, "the first visit, with the how-to-play")
+    page.locator("#welcome-done").tap()
     for tab in ("advise", "play", "coach", "table", "review"):
         page.locator(f"#tab-{tab}").tap()
         axe(page, tab)
@@ -413,11 +419,16 @@ def test_axe_finds_nothing_on_any_tab_or_in_any_table_phase(browser, page_file):
     axe(page, "table: a roll to enter")
     phone.tap("[data-roll='2-2-1']")
     axe(page, "table: a decision, advice on")
+    page.locator("#table-log-box summary").tap()
+    page.locator("#table-log button.change").first.tap()
+    axe(page, "table: a past entry being changed")
+    page.locator("#table-change-cancel").tap()
     page.locator("#table-hint-toggle-0").tap()
     axe(page, "table: a decision, advice off")
     phone.tap("#table-roll")
     phone.tap("[data-roll='0-4-0']")
-    axe(page, "table: a Go Nuts! count")
+    assert page.is_visible("#table-said")
+    axe(page, "table: a Go Nuts! count, its rule event said")
     for _ in range(6):
         phone.tap("#table-nuts-five")
     phone.tap("#table-nuts-done")                                      # 30 acorns

@@ -61,6 +61,23 @@ const nextLine = () => new Promise((resolve) => readline.createInterface({ input
     await page.click("[data-roll='1-1-3']");
     const rec = await page.evaluate(() => window.gonuts.record("table"));
     check(rec.events.length === 3 && rec.events[1].choice === "stop", `a short table game (${rec.events.length} entries)`);
+    const pause = () => new Promise((r) => setTimeout(r, 400));
+    await page.$eval("#table-log-box", (e) => { e.open = true; });
+    await page.click("#table-log button.change[data-i='0']");
+    await page.waitForSelector("#table-change-options [data-pick='3-1-1']");
+    await page.click("#table-change-options [data-pick='3-1-1']");
+    const changed = await page.evaluate(() => window.gonuts.record("table").events);
+    check(JSON.stringify(changed[0].roll) === "[3,1,1]" && changed.length === 3, "a past entry changed (the game replayed from it)");
+    await pause();
+    await page.click("#table-stop");
+    await pause();
+    await page.$eval("#table-bank-n", (e) => { e.value = "47"; });
+    await page.click("#table-bank button[type=submit]");
+    await page.waitForSelector("#table-again");
+    await page.click("#table-again");
+    await page.waitForFunction("window.gonuts.record('table').events.length === 0");
+    const again = await page.evaluate(() => window.gonuts.record("table").names);
+    check(JSON.stringify(again) === JSON.stringify(["Bo", "Ann"]), `Play again: the same players, the next first (${again})`);
     const [width, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
     check(width <= inner, `nothing widens the page (${width} px in a window of ${inner})`);
 

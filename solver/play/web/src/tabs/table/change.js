@@ -20,6 +20,7 @@ const box = () => $("table-change");
 /** Close the editor. */
 export function closeChange() {
   box().hidden = true;
+  $("table-change-options").replaceChildren();
   open.ev = null; open.events = null;
 }
 /** Whether the editor is open on a game of these events. @param {GameEvent[]} events */
@@ -62,6 +63,7 @@ export function openChange(host, i) {
   const options = [];
   /** @param {GameEvent} next @param {HTMLElement} b */
   const option = (next, b) => {
+    if (b.dataset.roll) { b.dataset.pick = b.dataset.roll; b.removeAttribute("data-roll"); }   // data-roll: the entry's own buttons
     b.setAttribute("aria-pressed", String(JSON.stringify(next) === JSON.stringify(ev)));
     b.addEventListener("click", () => attempt(next));
     options.push(b);
