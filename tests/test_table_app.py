@@ -237,6 +237,73 @@ def test_the_answer_is_in_view_at_every_entry_of_a_whole_four_player_game_on_thr
     phone.close()
 
 
+def test_the_answer_is_in_view_on_a_phone_turned_sideways(browser, page_file):
+    phone = Phone.open(browser, page_file, (844, 390))
+    seen, shots = play_game(phone, seed=136, sizes=[(844, 390)])
+    assert seen["decide"] >= 10 and seen["roll"] >= 20, seen
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for (size, kind), png in shots.items():
+        (SHOTS / f"{size[0]}x{size[1]}-table-{kind}.png").write_bytes(png)
+    phone.close()
+
+
+# What the strip shows of each name (the whole, the short form, or its letters alone) and whether it is cut.
+SHOWN_NAMES = """() => [...document.querySelectorAll('#table-pad .card')].map((c) => {
+  const part = c.classList.contains('cut2') ? '.tiny' : c.classList.contains('cut') ? '.short' : '.full';
+  const box = c.querySelector('.name');
+  return [c.querySelector(part).textContent, box.scrollWidth <= box.clientWidth + 0.5];
+})"""
+
+
+@pytest.mark.parametrize("how", ["200% text", "200% zoom"])
+def test_at_200_percent_text_or_zoom_nothing_scrolls_sideways_and_every_name_is_told_apart(browser, page_file,
+                                                                                          tmp_path, how):
+    """200 % text: Chromium's minimum font size at 34 px (17 px doubled), as a phone's largest text setting
+    gives; 200 % zoom: a 390 px phone zoomed in, 195 CSS px at 2 device pixels each. The default names, which
+    differ only in their last letter, at every phase of a short game."""
+    if how == "200% text":
+        profile = tmp_path / "profile"
+        (profile / "Default").mkdir(parents=True)
+        (profile / "Default" / "Preferences").write_text(json.dumps(
+            {"webkit": {"webprefs": {"minimum_font_size": 34, "minimum_logical_font_size": 34}}}))
+        ctx = browser.browser_type.launch_persistent_context(str(profile), executable_path=browser_executable(browser),
+                                                             viewport={"width": 390, "height": 844}, has_touch=True,
+                                                             is_mobile=True)
+        page, width = ctx.pages[0] if ctx.pages else ctx.new_page(), 390
+    else:
+        ctx = browser.new_context(viewport={"width": 195, "height": 422}, device_scale_factor=2, has_touch=True,
+                                  is_mobile=True)
+        page, width = ctx.new_page(), 195
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(page_file.as_uri() + "#table")
+    page.wait_for_function("window.gonuts !== undefined")
+    if how == "200% text":
+        assert page.evaluate("parseFloat(getComputedStyle(document.querySelector('#table-prompt, body')).fontSize)") >= 34
+    page.select_option("#table-players", "4")
+    page.locator("#table-setup button[type=submit]").tap()
+    page.wait_for_selector("#table-game:not([hidden])")
+    tap = clicker(page, how="tap")
+    for step, selector in enumerate(["[data-roll='2-2-1']", "#table-roll", "[data-roll='0-4-0']", "#table-nuts-plus",
+                                     "#table-nuts-done", None]):
+        page.wait_for_timeout(150)                                     # the strip measures its names after a frame
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, (how, step)
+        shown = page.evaluate(SHOWN_NAMES)
+        assert all(whole for _, whole in shown), (how, step, shown)       # no name cut by the browser
+        texts = [t.lower() for t, _ in shown]
+        assert len(set(texts)) == 4, (how, step, texts)                   # and every one told apart
+        page.screenshot(path=str(SHOTS / f"{how.replace('% ', '-')}-table-{step}.png"))
+        if selector:
+            tap(selector)
+    assert errors == []
+    ctx.close()
+
+
+def browser_executable(browser):
+    from conftest import CHROMIUM
+    return CHROMIUM
+
+
 def test_a_double_tap_records_one_entry(browser, page_file):
     phone = Phone.open(browser, page_file, (390, 844))
     page = phone.page

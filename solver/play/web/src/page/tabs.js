@@ -75,3 +75,14 @@ export function addressNumber(text, what) {
   }
   return whole(text, what);
 }
+
+/* A tab label cut (very large text, or a long language on a narrow phone): the tab bar takes a second row. */
+{
+  const nav = /** @type {HTMLElement} */ (document.querySelector("nav.tabs"));
+  const check = () => {
+    nav.classList.remove("wrap");
+    const cut = TABS.some((x) => { const b = $(`tab-${x}`); return b.scrollWidth > b.clientWidth + 1; });
+    if (cut) nav.classList.add("wrap");
+  };
+  new ResizeObserver(check).observe(nav);
+}

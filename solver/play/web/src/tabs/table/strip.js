@@ -7,14 +7,16 @@ import { shortNames } from "../../page/names.js";
 
 /** @typedef {import("../../core/types.js").State} State */
 
-/** Cut the names that do not fit, in the layout the browser has already made. */
+/** Cut the names that do not fit, in the layout the browser has already made: the whole name, else its short
+ * form, else its letters alone (very large text). Run when the names or the strip's size change. */
 function fit() {
   for (const card of $("table-pad").children) {
     const box = /** @type {HTMLElement | null} */ (card.querySelector(".name"));
     if (!box) continue;
-    if (!card.classList.contains("cut")) card.setAttribute("data-width", String(box.scrollWidth));   // the whole name's width
-    const cut = Number(card.getAttribute("data-width")) > box.clientWidth + 0.5;
-    if (card.classList.contains("cut") !== cut) card.classList.toggle("cut", cut);
+    const over = () => box.scrollWidth > box.clientWidth + 0.5;
+    card.classList.remove("cut", "cut2");
+    if (over()) card.classList.add("cut");
+    if (card.classList.contains("cut") && over()) card.classList.add("cut2");
   }
 }
 new ResizeObserver(() => fit()).observe($("table-pad"));
@@ -27,13 +29,15 @@ export function drawStrip(names, st) {
     const short = shortNames(names);
     pad.replaceChildren(...names.map((name, i) => el("li", { class: "card", "data-seat": String(i) },
       el("bdi", { class: "name" }, el("span", { class: "full", text: name }), el("span", { class: "short", "aria-hidden": "true" },
-        ...short[i].split("\u2026").flatMap((part, k) => (k ? [el("span", { class: "dots", text: "\u2026" }), part] : [part])))),
+        ...short[i].split("\u2026").flatMap((part, k) => (k ? [el("span", { class: "dots", text: "\u2026" }), part] : [part]))),
+        el("span", { class: "tiny", "aria-hidden": "true", text: short[i].replace("\u2026", "") })),
       el("span", { class: "score" }))));
     requestAnimationFrame(() => requestAnimationFrame(fit));
   }
   [...pad.children].forEach((card, i) => {
     const active = i === st.seat && st.phase !== "over";
-    const cls = `card${active ? " active" : ""}${st.winner === i ? " won" : ""}${card.classList.contains("cut") ? " cut" : ""}`;
+    const cls = `card${active ? " active" : ""}${st.winner === i ? " won" : ""}${card.classList.contains("cut") ? " cut" : ""}${
+      card.classList.contains("cut2") ? " cut2" : ""}`;
     if (card.className !== cls) card.className = cls;
     if (active) card.setAttribute("aria-current", "true"); else card.removeAttribute("aria-current");
     const score = /** @type {HTMLElement} */ (card.querySelector(".score"));
