@@ -13,7 +13,7 @@ import pytest
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright", reason="the page's browser tests need playwright (pip install \".[test]\")")
 sys.path.insert(0, str(Path(__file__).parent))
-from test_table_app import Phone, SHOTS, cache, page_file, play_game  # noqa: E402,F401
+from test_table_app import Phone, SHOTS, cache, glance_game, page_file  # noqa: E402,F401
 
 MESSAGES = Path(__file__).resolve().parent.parent / "solver" / "play" / "web" / "messages"
 NAMES = ("Zoë", "Léa", "Jürgen", "Ana")
@@ -158,10 +158,5 @@ def test_the_language_follows_the_browser_then_the_select_and_is_remembered(brow
 
 
 def test_the_glance_holds_in_german_at_320x568(browser, page_file):
-    phone = Phone.open(browser, page_file, (320, 568), fragment="?lang=de")
-    seen, shots = play_game(phone, seed=135, sizes=[(320, 568)])
+    seen = glance_game(browser, page_file, [(320, 568)], seed=135, fragment="?lang=de", tag="de-table")
     assert seen["decide"] >= 30 and seen["roll"] >= 60, seen
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    for (size, kind), png in shots.items():
-        (SHOTS / f"{size[0]}x{size[1]}-de-table-{kind}.png").write_bytes(png)
-    phone.close()

@@ -227,24 +227,25 @@ def play_game(phone, seed, hidden_seat=2, sizes=SIZES):
     return seen, shots
 
 
-def test_the_answer_is_in_view_at_every_entry_of_a_whole_four_player_game_on_three_phones(browser, page_file):
-    phone = Phone.open(browser, page_file, SIZES[0])
-    seen, shots = play_game(phone, seed=135)
-    assert seen["decide"] >= 30 and seen["roll"] >= 60 and seen["nuts"] >= 1, seen
+def glance_game(browser, page_file, sizes, seed, fragment="", tag="table"):
+    """play_game on a phone opened at the first size, its screenshots kept; returns what was seen."""
+    phone = Phone.open(browser, page_file, sizes[0], fragment=fragment)
+    seen, shots = play_game(phone, seed=seed, sizes=sizes)
     SHOTS.mkdir(parents=True, exist_ok=True)
     for (size, kind), png in shots.items():
-        (SHOTS / f"{size[0]}x{size[1]}-table-{kind}.png").write_bytes(png)
+        (SHOTS / f"{size[0]}x{size[1]}-{tag}-{kind}.png").write_bytes(png)
     phone.close()
+    return seen
+
+
+def test_the_answer_is_in_view_at_every_entry_of_a_whole_four_player_game_on_three_phones(browser, page_file):
+    seen = glance_game(browser, page_file, SIZES, seed=135)
+    assert seen["decide"] >= 30 and seen["roll"] >= 60 and seen["nuts"] >= 1, seen
 
 
 def test_the_answer_is_in_view_on_a_phone_turned_sideways(browser, page_file):
-    phone = Phone.open(browser, page_file, (844, 390))
-    seen, shots = play_game(phone, seed=136, sizes=[(844, 390)])
+    seen = glance_game(browser, page_file, [(844, 390)], seed=136)
     assert seen["decide"] >= 10 and seen["roll"] >= 20, seen
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    for (size, kind), png in shots.items():
-        (SHOTS / f"{size[0]}x{size[1]}-table-{kind}.png").write_bytes(png)
-    phone.close()
 
 
 # What the strip shows of each name (the whole, the short form, or its letters alone) and whether it is cut.
@@ -296,6 +297,25 @@ def test_at_200_percent_text_or_zoom_nothing_scrolls_sideways_and_every_name_is_
         if selector:
             tap(selector)
     assert errors == []
+    ctx.close()
+
+
+def test_under_forced_colours_the_advised_button_is_still_the_one_marked(browser, page_file):
+    """Windows high contrast replaces every colour: the advised button keeps its mark and a thicker frame."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, forced_colors="active", color_scheme="dark")
+    page = ctx.new_page()
+    page.goto(page_file.as_uri() + "#table")
+    page.wait_for_function("window.gonuts !== undefined")
+    assert page.evaluate("matchMedia('(forced-colors: active)').matches")
+    page.click("#table-setup button[type=submit]")
+    page.click("[data-roll='2-2-1']")
+    look = page.evaluate("""() => ['table-roll', 'table-stop'].map((id) => { const b = document.getElementById(id);
+        const cs = getComputedStyle(b); return [b.classList.contains('advised'), !b.querySelector('.mark').hidden,
+        parseFloat(cs.borderTopWidth), cs.outlineStyle]; })""")
+    advised = [x for x in look if x[0]]
+    other = [x for x in look if not x[0]]
+    assert len(advised) == 1 and advised[0][1] and not other[0][1]            # the mark, on one button only
+    assert advised[0][2] > other[0][2] and advised[0][3] != "none"             # a thicker frame, and an outline
     ctx.close()
 
 
