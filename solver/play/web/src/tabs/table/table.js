@@ -178,6 +178,7 @@ const awayFromTop = () => !$("panel-table").hidden && !$("table-game").hidden &&
  * @param {() => void} fn */
 const afterPaint = (fn) => { requestAnimationFrame(() => setTimeout(fn, 0)); };
 let detailsDrawn = 0;
+let wasFollowing = false;
 function drawTable() {
   const r = rec();
   const away = awayFromTop();
@@ -250,10 +251,13 @@ function drawTable() {
   if (!changing(r.events)) closeChange();
   drawSaid();
   const following = own.following();
-  for (const c of $("table-game").querySelectorAll("button, input")) {
-    const b = /** @type {HTMLButtonElement} */ (c);
-    if (b.disabled !== following) b.disabled = following;
+  if (following || wasFollowing) {           // controls are made enabled: only a follower's (or a former one's) need a pass
+    for (const c of $("table-game").querySelectorAll("button, input")) {
+      const b = /** @type {HTMLButtonElement} */ (c);
+      if (b.disabled !== following) b.disabled = following;
+    }
   }
+  wasFollowing = following;
   $("table-undo").disabled = following || !last;
   if (away || (!$("panel-table").hidden && !r.events.length)) window.scrollTo(0, 0);
   keepAwake();
