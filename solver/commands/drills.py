@@ -62,7 +62,8 @@ def close_line(rules, picks) -> str:
     k, n, within = practice.close_count(picks), len(picks), round(100 * practice.close_for(rules))
     line = f"{k} of them close calls (the two actions within {within} points of win probability)"
     if k < n // 2:
-        line += f"; {rules.describe()} gave only {k} in {practice.MAX_GAMES} games at most, and clear ones fill the rest"
+        line += (f"; the first {practice.FILL_AFTER} games of {rules.describe()} gave no more, "
+                 "and clear ones fill the rest")
     return line
 
 

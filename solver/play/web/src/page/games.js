@@ -4,7 +4,7 @@
  * can find it without reaching into the tab. */
 import { data, core, TARGET } from "./context.js";
 import { $, el, showError } from "./dom.js";
-import { store, savedAt } from "./storage.js";
+import { store, track, savedOrder } from "./storage.js";
 import { openTab } from "./tabs.js";
 import { t, words } from "./i18n.js";
 import { GonutsInputError } from "../core/errors.js";
@@ -24,17 +24,13 @@ const registry = new Map();
 const keys = new Map();
 /** A tab's game, for Review, window.gonuts and Export. @param {string} mode @param {() => GameRecord | null} get
  * @param {string} [key] where it is saved */
-export const register = (mode, get, key) => { registry.set(mode, get); if (key) keys.set(mode, key); };
-/** The mode whose game was saved last (a game held now, in any tab), or null. @returns {string | null} */
+export const register = (mode, get, key) => { registry.set(mode, get); if (key) { keys.set(mode, key); track(key); } };
+/** Of the modes holding a game now, the one saved last (one never saved here comes after, in the order the tabs
+ * registered), or null. @returns {string | null} */
 export function mostRecent() {
-  let best = null, when = -1;
-  for (const [mode, get] of registry) {
-    const r = get(), key = keys.get(mode);
-    if (!r || !r.events.length) continue;
-    const t = key ? savedAt(key) : 0;
-    if (t > when) { best = mode; when = t; }
-  }
-  return best;
+  const order = savedOrder(), rank = (/** @type {string} */ mode) => { const k = order.indexOf(keys.get(mode) || ""); return k < 0 ? Infinity : k; };
+  const held = [...registry].filter(([, get]) => { const r = get(); return !!r && r.events.length > 0; }).map(([mode]) => mode);
+  return held.reduce((/** @type {string | null} */ best, mode) => (best === null || rank(mode) < rank(best) ? mode : best), null);
 }
 /** The states before each entry made by a tap since the game was held, and how many entries it held then: an
  * undo steps back to the last of them without a replay. @type {WeakMap<Held, {base: number, states: State[]}>} */
@@ -75,6 +71,10 @@ export function say(err) {
   if (!(err instanceof GonutsInputError)) throw err;
   return err.key ? t(err.key, err.params) : err.message;
 }
+
+/** A refusal of an entry, in the player's language, without the record's "event N: " (the player entered it
+ * now, or is changing it). @param {unknown} err */
+export const sayEntry = (err) => say(err).replace(/^event \d+: /, "");
 
 /** @param {number} i */
 export const seatName = (i) => i === 0 ? t("Seat {k} (moves first)", { k: 1 }) : t("Seat {k}", { k: i + 1 });
@@ -228,7 +228,7 @@ export function pushEntered(game, ev) {
   }
   const next = core.copy(/** @type {State} */ (held.st));
   try { core.apply(next, ev, r.events.length, /** @type {Context} */ (held.ctx)); }
-  catch (e) { showError(box, say(e).replace(/^event \d+: /, "")); return false; }
+  catch (e) { showError(box, sayEntry(e)); return false; }
   r.events.push(ev);
   const past = before.get(held);
   if (past && past.base + past.states.length === r.events.length - 1) past.states.push(/** @type {State} */ (held.st));

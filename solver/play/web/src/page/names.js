@@ -11,18 +11,15 @@ export const cleanName = (text) => {
 };
 /** @type {Intl.Segmenter | null | undefined} made on first use: it loads locale data */
 let seen;
-/** @param {string} text */
-export const graphemes = (text) => {
+/** A text's grapheme clusters (what a person counts as characters). @param {string} text @returns {string[]} */
+export const letters = (text) => {
   if (seen === undefined) {
     seen = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
   }
-  return seen ? [...seen.segment(text)].length : Array.from(text).length;
-};
-/** A name's grapheme clusters (what a person counts as characters). @param {string} text @returns {string[]} */
-export const letters = (text) => {
-  graphemes("");
   return seen ? [...seen.segment(text)].map((x) => x.segment) : Array.from(text);
 };
+/** @param {string} text */
+export const graphemes = (text) => letters(text).length;
 /** The shortest form of each name that still tells it from every other: its first letters up to the first
  * that no other name shares, or, when names differ only at the end ("Player 1", "Player 2"), its first letter,
  * an ellipsis and the last letters that no other name ends with; at least three letters from the start. A name

@@ -19,20 +19,24 @@ export function storageKey(name) {
   return key;
 }
 
-/* When each game was last saved (for "the most recent game"): its key's time, kept beside the games. */
-const AT_KEY = storageKey("gonuts.saved-at");
-/** @type {Record<string, number> | null} */
-let at = null;
-function times() {
-  if (!at) {
-    try { const v = JSON.parse(localStorage.getItem(AT_KEY) || "{}"); at = v && typeof v === "object" && !Array.isArray(v) ? v : {}; }
-    catch (e) { at = {}; }
+/* The games' keys, the one saved last first (for "the most recent game"): written only when another game is
+ * saved than the one before, not at every entry. Only keys given to `track` count. */
+const ORDER_KEY = storageKey("gonuts.saved-order");
+/** @type {Set<string>} */
+const tracked = new Set();
+/** Count saves under this key as a game's. @param {string} key */
+export const track = (key) => { tracked.add(key); };
+/** @type {string[] | null} null: not read yet */
+let order = null;
+/** The games' keys, the one saved last first (a key never saved here is not in it). @returns {string[]} */
+export const savedOrder = () => {
+  if (!order) {
+    try { const v = JSON.parse(localStorage.getItem(ORDER_KEY) || "[]"); order = Array.isArray(v) ? v.filter((k) => typeof k === "string") : []; }
+    catch (e) { order = []; }
   }
-  return /** @type {Record<string, number>} */ (at);
-}
-/** When the game under a key was last saved here (0: never, or not known). @param {string} key */
-export const savedAt = (key) => { const v = times()[key]; return typeof v === "number" && Number.isFinite(v) ? v : 0; };
-window.addEventListener("storage", (e) => { if (e.key === AT_KEY || e.key === null) at = null; });
+  return /** @type {string[]} */ (order);
+};
+window.addEventListener("storage", (e) => { if (e.key === ORDER_KEY || e.key === null) order = null; });
 
 /* A write that fails (storage full, or off as in a private window) is said at once, with Export offered: the
  * game in memory stays as it is. */
@@ -43,7 +47,10 @@ export const store = {
   set(key, value) {
     try {
       localStorage.setItem(key, JSON.stringify(value)); store.failed = null; $("unsaved").hidden = true;
-      try { times()[key] = Date.now(); localStorage.setItem(AT_KEY, JSON.stringify(times())); } catch (e) { /* a convenience */ }
+      if (tracked.has(key) && savedOrder()[0] !== key) {
+        order = [key, ...savedOrder().filter((k) => k !== key)];
+        try { localStorage.setItem(ORDER_KEY, JSON.stringify(order)); } catch (e) { /* a convenience */ }
+      }
       return true;
     }
     catch (e) {

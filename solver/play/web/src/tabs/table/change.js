@@ -6,7 +6,8 @@ import { core } from "../../page/context.js";
 import { $, el, showError } from "../../page/dom.js";
 import { t } from "../../page/i18n.js";
 import { rollButton } from "./faces.js";
-import { describe, say, wholeNumber } from "../../page/games.js";
+import { describe, say, sayEntry, wholeNumber } from "../../page/games.js";
+import { GonutsInputError } from "../../core/errors.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
 /** @typedef {import("../../core/types.js").GameEvent} GameEvent */
@@ -36,11 +37,11 @@ function attempt(ev) {
   showError($("table-change-error"), "");
   $("table-change-drop").hidden = true;
   const ctx = core.context(r), st = stateBefore(r, i);
-  try { core.apply(st, ev, i, ctx); } catch (e) { showError($("table-change-error"), say(e).replace(/^event \d+: /, "")); return; }
+  try { core.apply(st, ev, i, ctx); } catch (e) { showError($("table-change-error"), sayEntry(e)); return; }
   const events = [...r.events.slice(0, i), ev, ...r.events.slice(i + 1)];
   let bad = events.length;
   for (let j = i + 1; j < events.length; j++) {
-    try { core.apply(st, events[j], j, ctx); } catch (e) { say(e); bad = j; break; }
+    try { core.apply(st, events[j], j, ctx); } catch (e) { if (!(e instanceof GonutsInputError)) throw e; bad = j; break; }
   }
   if (bad === events.length) { closeChange(); host.commit(events, i); return; }
   open.events = events.slice(0, bad);

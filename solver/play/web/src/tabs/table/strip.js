@@ -36,9 +36,8 @@ export function drawStrip(names, st) {
   }
   [...pad.children].forEach((card, i) => {
     const active = i === st.seat && st.phase !== "over";
-    const cls = `card${active ? " active" : ""}${st.winner === i ? " won" : ""}${card.classList.contains("cut") ? " cut" : ""}${
-      card.classList.contains("cut2") ? " cut2" : ""}`;
-    if (card.className !== cls) card.className = cls;
+    card.classList.toggle("active", active);
+    card.classList.toggle("won", st.winner === i);
     if (active) card.setAttribute("aria-current", "true"); else card.removeAttribute("aria-current");
     const score = /** @type {HTMLElement} */ (card.querySelector(".score"));
     if (score.textContent !== String(st.scores[i])) score.textContent = String(st.scores[i]);
