@@ -99,6 +99,7 @@ ONE = {
     "Go Nuts!: {who}'s {n} turn points are gone; count the acorns": "Go Nuts!: {who}'s {n} turn point is gone; count the acorns",
     "{who} banks {n} points: {score} in all": "{who} banks {n} point: {score} in all",
     "(a round of {n} dice brings {x} acorns on average)": "(a round of {n} die brings {x} acorns on average)",
+    "Rolling risks your {n} points: {cars} all cars; {nuts}{refill}.": "Rolling risks your {n} point: {cars} all cars; {nuts}{refill}.",
     "{n} of these decisions are close calls: the games drawn had no more, and clear ones fill the rest.":
         "{n} of these decisions is a close call: the games drawn had no more, and clear ones fill the rest.",
 }

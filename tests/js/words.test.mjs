@@ -70,3 +70,11 @@ test("the first of the browser's languages that the page has", () => {
   assert.equal(pickLanguage(["pt-BR", "ja"]), "en");
   assert.equal(pickLanguage([]), "en");
 });
+
+test("the why text says 1 point, and 2 points, of the turn it risks", () => {
+  const w = makeWords(catalogues, "en");
+  const why = (turn) => w.why({ turn, dice: 3, action: "roll" }, { stop_at: 20, p_all_cars: 1 / 216, p_all_squirrels: 1 / 8,
+    p_one_die_refill: 0, nuts_mean: 5.3, turn_gain_if_roll: [], turn_gain_mean_if_roll: 4 }, "rulebook");
+  assert.match(why(1), /Rolling risks your 1 point: /);
+  assert.match(why(2), /Rolling risks your 2 points: /);
+});

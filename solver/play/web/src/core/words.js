@@ -96,8 +96,7 @@ export function makeWords(catalogues, start) {
       : t("{chance} a Go Nuts! round ({mean} acorns on average, replacing the turn's points)", { chance: oneIn(e.p_all_squirrels), mean });
     const cars = oneIn(e.p_all_cars);
     const risk = a.turn > 0
-      ? (reading === "summary" ? t("Rolling risks your {n} points: {cars} all cars; {nuts}{refill}.", { n: a.turn, cars, nuts, refill })
-        : t("Rolling risks your {n} points: {cars} all cars; {nuts}{refill}.", { n: a.turn, cars, nuts, refill }))
+      ? t("Rolling risks your {n} points: {cars} all cars; {nuts}{refill}.", { n: a.turn, cars, nuts, refill })
       : t("The next roll: {cars} all cars, {nuts}{refill}.", { cars, nuts, refill });
     return `${risk} ${stop} ${t("Rolling now, this turn adds {mean} points on average.", { mean: fixed(e.turn_gain_mean_if_roll, 1) })}`;
   }
