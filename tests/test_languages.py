@@ -41,7 +41,7 @@ VISIBLE = """() => {
   const out = [];
   const walk = (n) => {
     if (n.nodeType === Node.TEXT_NODE) { if (n.parentElement && n.parentElement.closest('[hidden], script, style, datalist')) return;
-      const e = n.parentElement; if (e && e.offsetParent === null && getComputedStyle(e).position !== 'fixed' && !e.closest('.sr')) return;
+      const e = n.parentElement; if (e && (e.offsetParent === null || e.closest('[hidden]')) && getComputedStyle(e).position !== 'fixed' && !e.closest('.sr')) return;
       out.push(n.textContent); return; }
     for (const c of n.childNodes) walk(c);
   };

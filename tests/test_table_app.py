@@ -109,14 +109,14 @@ def rects(page, selectors):
 LOOK = """() => {
   const r = window.gonuts.record('table'), st = window.gonuts.replay(r);
   const rect = (e) => { if (!e) return null; const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
-  const q = (s) => document.querySelector(s), shown = (e) => e.offsetParent !== null;
+  const q = (s) => document.querySelector(s), shown = (e) => e.offsetParent !== null && !e.closest('[hidden]');
   const seat = q(`#table-pad [data-seat='${st.seat}']`);
   const must = {name: seat && seat.querySelector('.name'), score: seat && seat.querySelector('.score'),
                 turn: q('#table-turn'), pad: q('#table-pad')};
   if (st.phase === 'decide') Object.assign(must, {verdict: q('#table-verdict'), roll: q('#table-roll'), stop: q('#table-stop'),
                                                   chance_roll: q('#table-chance-roll'), chance_stop: q('#table-chance-stop')});
   const rolls = {};
-  if (st.phase === 'start' || st.phase === 'roll') document.querySelectorAll('#table-rolls button').forEach((b, i) => {
+  if (st.phase === 'start' || st.phase === 'roll') document.querySelectorAll('#table-rolls .rolls:not([hidden]) button').forEach((b, i) => {
     must['res' + i] = b; rolls[b.dataset.roll] = rect(b); });
   if (st.phase === 'nuts') for (const id of ['n', 'minus', 'plus', 'five', 'done']) must[id] = q('#table-nuts-' + id);
   const read = [...document.querySelectorAll('#table-pad .name, #table-pad .score, #table-turn .who, #table-turn .state, #table-verdict, .chances .num, #table-rolls .res')]

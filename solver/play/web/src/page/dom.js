@@ -20,8 +20,16 @@ export function el(tag, attrs, ...kids) {
   return e;
 }
 
+/** Show or hide an element, touching it only when that changes (setting `hidden` to what it is makes the browser
+ * style the element again). @param {HTMLElement} e @param {boolean} on */
+export const show = (e, on) => { if (e.hidden === on) e.hidden = !on; };
+
 /** @param {HTMLElement} box @param {string} msg */
-export const showError = (box, msg) => { box.textContent = msg; box.hidden = !msg; };
+export const showError = (box, msg) => { if (box.textContent !== msg) box.textContent = msg; show(box, !!msg); };
+
+/** Run fn once the current frame is painted (a task queued from the frame's animation callback runs after it): what
+ * a tap draws below what the player reads waits for it. @param {() => void} fn */
+export const afterPaint = (fn) => { requestAnimationFrame(() => setTimeout(fn, 0)); };
 
 /** @param {number} ms */
 export const sleep = (ms) => new Promise((res) => setTimeout(res, ms));

@@ -1,6 +1,6 @@
 /* Saved games: keys scoped to this page's own folder, writes that fail said at once, and a saved game that
  * cannot be restored kept aside, never thrown away without a word. */
-import { $, el, download } from "./dom.js";
+import { $, el, download, show } from "./dom.js";
 import { t } from "./i18n.js";
 
 /* Two sites on one origin, /a/ and /b/, never touch each other's games; a game saved by an older version
@@ -46,7 +46,7 @@ export const store = {
   /** Returns whether it was saved. @param {string} key @param {unknown} value */
   set(key, value) {
     try {
-      localStorage.setItem(key, JSON.stringify(value)); store.failed = null; $("unsaved").hidden = true;
+      localStorage.setItem(key, JSON.stringify(value)); store.failed = null; show($("unsaved"), false);
       if (tracked.has(key) && savedOrder()[0] !== key) {
         order = [key, ...savedOrder().filter((k) => k !== key)];
         try { localStorage.setItem(ORDER_KEY, JSON.stringify(order)); } catch (e) { /* a convenience */ }

@@ -20,6 +20,7 @@ const box = () => $("table-change");
 
 /** Close the editor. */
 export function closeChange() {
+  if (box().hidden && !open.ev) return;
   box().hidden = true;
   $("table-change-options").replaceChildren();
   open.ev = null; open.events = null;

@@ -5,14 +5,14 @@
  * the log, recent games) comes after it and may scroll. The game's state is held and stepped by each tap; a
  * full replay happens only on load, undo or another tab's write. */
 import { core, PLAYERS } from "../../page/context.js";
-import { $, el, showError, fillSelect } from "../../page/dom.js";
+import { $, el, show, showError, fillSelect, afterPaint } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { store, keepStorage } from "../../page/storage.js";
 import { openTab, onShown } from "../../page/tabs.js";
 import { tap, redrawn } from "../../page/taps.js";
 import { cleanName, graphemes } from "../../page/names.js";
 import { drawAdvice, tossUp } from "../../page/advice.js";
-import { rollButton } from "./faces.js";
+import { showGrid, warmGrids, onRoll } from "./grids.js";
 import { owner } from "../../page/owner.js";
 import { ready, wholeNumber, say, newRecord, describe, drawLog, pushEntered, undoEntered, hold, playersText,
   register, backupOf } from "../../page/games.js";
@@ -99,29 +99,8 @@ export const TABLE = { mode: "table", key: TABLE_KEY, state: table, draw: () => 
   stepped: (was, now, ev) => { closeChange(); stepped(rec(), /** @type {any} */ (table.ctx), was, now, ev.roll, rec().names); } };
 /** @param {GameEvent} ev */
 const push = (ev) => pushEntered(TABLE, ev);
+onRoll((roll) => push({ seat: state().seat, roll }));
 
-/** Every roll of n live dice, one button each: its visible text is in its accessible name ("3 acorns, 1
- * squirrel, 1 car"). Made once per n and language and kept: a tap that leaves the same rolls on screen
- * changes nothing there. Each button enters a roll for whoever is to move when it is tapped.
- * @type {Map<string, HTMLElement[]>} */
-const buttonsFor = new Map();
-/** @param {number} n */
-function rollButtons(n) {
-  const key = `${n}:${words.lang}`;
-  let buttons = buttonsFor.get(key);
-  if (buttons) return buttons;
-  buttons = [];
-  for (let a = n; a >= 0; a--) {
-    for (let sq = n - a; sq >= 0; sq--) {
-      const c = n - a - sq;
-      const b = rollButton([a, sq, c]);
-      b.addEventListener("click", tap(() => push({ seat: state().seat, roll: [a, sq, c] })));
-      buttons.push(b);
-    }
-  }
-  buttonsFor.set(key, buttons);
-  return buttons;
-}
 /** The advice switches, drawn again only when they or the language change. @param {TableRecord} r */
 function drawHints(r) {
   const box = $("table-hints"), key = JSON.stringify([r.names, r.hints, words.lang]);
@@ -174,15 +153,12 @@ new IntersectionObserver((seen) => { for (const e of seen) padInView = e.interse
     threshold: [0, 0.99, 1] }).observe($("table-pad"));
 /** Whether the strip is out of the top third of the screen (an IntersectionObserver keeps count: no layout). */
 const awayFromTop = () => !$("panel-table").hidden && !$("table-game").hidden && !padInView;
-/** Run fn once the tap's frame is painted (a task queued from the frame's animation callback runs after it).
- * @param {() => void} fn */
-const afterPaint = (fn) => { requestAnimationFrame(() => setTimeout(fn, 0)); };
 let detailsDrawn = 0;
 let wasFollowing = false;
 function drawTable() {
   const r = rec();
   const away = awayFromTop();
-  $("table-game").hidden = !r;
+  show($("table-game"), !!r);
   if (!r) return;
   redrawn();
   const born = performance.now();
@@ -205,30 +181,23 @@ function drawTable() {
   const prompt = st.phase === "start" ? t("Tap what the 5 dice show:")
     : st.phase === "roll" ? t("Tap what the {n} live dice show:", { n: st.n })
     : st.phase === "nuts" ? t("Go Nuts! Throw {n} dice until everyone else rolls a dog.", { n: /** @type {number} */ (st.nutsDice) }) : "";
-  $("table-prompt").textContent = prompt;
-  $("table-prompt").hidden = !prompt;
+  if ($("table-prompt").textContent !== prompt) $("table-prompt").textContent = prompt;
+  show($("table-prompt"), !!prompt);
   $("table-prompt").classList.toggle("rolling", st.phase === "start" || st.phase === "roll");   // the buttons say it on small screens
   const rolling = st.phase === "start" || st.phase === "roll";
-  $("table-rolls").hidden = !rolling;
-  if (rolling) {
-    const buttons = rollButtons(st.n), box = $("table-rolls");
-    if (box.firstElementChild !== buttons[0] || box.dataset.shown !== "1") {      // other rolls than on screen: drawn now
-      for (const b of buttons) b.dataset.born = String(born);
-      box.replaceChildren(...buttons);
-    }
-    box.dataset.shown = "1";
-  } else $("table-rolls").dataset.shown = "0";
-  $("table-decide").hidden = st.phase !== "decide";
+  show($("table-rolls"), rolling);
+  showGrid(rolling ? st.n : 0, born);
+  show($("table-decide"), st.phase === "decide");
   const a = st.phase === "decide" ? drawDecision(r, st) : null;
-  $("table-nuts").hidden = st.phase !== "nuts";
+  show($("table-nuts"), st.phase === "nuts");
   if (st.phase !== "nuts") table.nuts = 0;
   drawNuts();
   for (const id of ["table-nuts-minus", "table-nuts-plus", "table-nuts-five", "table-nuts-done"]) $(id).dataset.born = String(born);
-  $("table-bank").hidden = st.phase !== "start";
+  show($("table-bank"), st.phase === "start");
   const details = $("table-advice"), drawing = ++detailsDrawn;
-  details.hidden = !a;
-  details.replaceChildren();
   if (a) {              // below what the table reads: drawn after the tap's paint, unless another draw came first
+    if (details.firstChild) details.replaceChildren();
+    show(details, true);
     details.setAttribute("aria-busy", "true");
     afterPaint(() => {
       if (drawing !== detailsDrawn) return;
@@ -237,7 +206,12 @@ function drawTable() {
       drawAdvice(details, a, labels, a.reason === "optimal" ? words.why(a, core.explainIn(g, f, st.t, st.n, valuesAt(r, f)), r.rules) : null);
       details.removeAttribute("aria-busy");
     });
-  } else details.removeAttribute("aria-busy");
+  } else {             // hidden as it is (kept laid out apart: no layout of the page now), emptied after the paint
+    show(details, false);
+    details.removeAttribute("aria-busy");
+    if (details.firstChild) afterPaint(() => { if (drawing === detailsDrawn) details.replaceChildren(); });
+  }
+  afterPaint(() => warmGrids(core.reading(r.rules).dice));
   if (st.phase === "start" && r.hints[st.seat]) {       // the turn's first decision will need this backup: made now, idle
     afterPaint(() => { if (table.st === st) valuesAt(r, core.frame(st)); });
   }
