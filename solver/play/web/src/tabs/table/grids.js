@@ -1,8 +1,9 @@
 /* The Table tab's roll grids: every roll of n live dice, one button each (faces.js), in a grid of their own, one
- * grid per n, made again when the language changes. Made once and kept in the page: the hidden ones keep their
- * layout where the browser can (.park in style.css), so a tap that brings back the 21 rolls of five dice repaints
- * them without laying them out again; all are made and laid out once, out of sight, after a game's first paint
- * (warmGrids). */
+ * grid per n, made again when the language changes. Made once and kept in the page, the hidden ones parked where
+ * the browser can (.park in style.css: their styles and boxes kept), so a tap that brings back the 21 rolls of
+ * five dice neither builds them nor styles them again (measured in Chromium: the style pass of such a tap touches
+ * 10-40 elements instead of 126-168, its layout a third of the objects); all are made, and laid out once out of
+ * sight, after a game's first paint (warmGrids). */
 import { $, el, show, afterPaint } from "../../page/dom.js";
 import { onLanguage } from "../../page/i18n.js";
 import { tap } from "../../page/taps.js";
@@ -49,7 +50,7 @@ export function showGrid(n, born) {
 }
 
 /** Make every grid up to `dice` dice and lay each out once, out of sight (.warm), after the next paint: the first
- * roll of four dice then shows its grid as cheaply as the hundredth. @param {number} dice */
+ * roll of four dice then costs what the hundredth does. @param {number} dice */
 export function warmGrids(dice) {
   /** @type {HTMLElement[]} */
   const cold = [];
