@@ -79,9 +79,10 @@ def store(page, record, recent):
     }""", [record, recent])
 
 
-def run(browser, url, recent_count, taps, slowdown):
-    """{kind: [ms, ...]}: the Event Timing duration of each tap of each kind."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+def open_game(browser, url, recent_count, slowdown, prepare=None):
+    """(context, page): the Table tab on the 300-event game with `recent_count` saved games, `prepare` (a script)
+    run on it, the CPU slowed and taps observed."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, bypass_csp=prepare is not None)
     page = ctx.new_page()
     page.goto(url + "#table")
     page.wait_for_function("window.gonuts !== undefined")
@@ -91,21 +92,34 @@ def run(browser, url, recent_count, taps, slowdown):
     store(page, record, recent)
     page.reload()
     page.wait_for_selector("#table-game:not([hidden])")
-    cdp = ctx.new_cdp_session(page)
-    cdp.send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
+    if prepare:
+        page.evaluate(prepare)
+    ctx.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
     page.evaluate(OBSERVE)
+    return ctx, page
+
+
+def timed_tap(page, selector):
+    """The Event Timing duration of one tap on `selector`, in ms."""
+    before = page.evaluate("window.__taps.size")
+    page.locator(selector).first.tap()
+    deadline = time.monotonic() + 1.0
+    while page.evaluate("window.__taps.size") == before and time.monotonic() < deadline:
+        time.sleep(0.02)
+    # under the API's 16 ms threshold no entry comes: the tap painted within 16 ms
+    got = page.evaluate("window.__taps.size") > before
+    ms = page.evaluate("[...window.__taps.values()].pop()") if got else 16.0
+    time.sleep(0.4)                         # past the page's double-tap guard (350 ms)
+    return ms
+
+
+def run(browser, url, recent_count, taps, slowdown):
+    """{kind: [ms, ...]}: the Event Timing duration of each tap of each kind."""
+    ctx, page = open_game(browser, url, recent_count, slowdown)
     times = {k: [] for k in KINDS}
 
     def tap(selector, kind):
-        before = page.evaluate("window.__taps.size")
-        page.locator(selector).first.tap()
-        deadline = time.monotonic() + 1.0
-        while page.evaluate("window.__taps.size") == before and time.monotonic() < deadline:
-            time.sleep(0.02)
-        # under the API's 16 ms threshold no entry comes: the tap painted within 16 ms
-        got = page.evaluate("window.__taps.size") > before
-        times[kind].append(page.evaluate("[...window.__taps.values()].pop()") if got else 16.0)
-        time.sleep(0.4)                     # past the page's double-tap guard (350 ms)
+        times[kind].append(timed_tap(page, selector))
 
     phase_of = ("(() => { const s = window.gonuts.replay(window.gonuts.record('table')); "
                 "return [s.phase, s.n, s.scores[s.seat] + s.t]; })()")
@@ -157,24 +171,8 @@ FLOOR_BUTTON = """() => {
 
 def floor(browser, url, taps, slowdown):
     """{"one line": [ms, ...]}: taps on FLOOR_BUTTON, on the 300-event game with 50 saved games."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, bypass_csp=True)
-    page = ctx.new_page()
-    page.goto(url + "#table")
-    page.wait_for_function("window.gonuts !== undefined")
-    page.evaluate("() => window.gonuts.load(4, 'rulebook')")
-    store(page, page.evaluate(MAKE_GAME, [300, 7]), [page.evaluate(MAKE_GAME, [300, 100 + i]) for i in range(50)])
-    page.reload()
-    page.wait_for_selector("#table-game:not([hidden])")
-    page.evaluate(FLOOR_BUTTON)
-    ctx.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
-    page.evaluate(OBSERVE)
-    times = []
-    for _ in range(taps):
-        before = page.evaluate("window.__taps.size")
-        page.locator("#bench-floor").tap()
-        time.sleep(0.4)
-        got = page.evaluate("window.__taps.size") > before
-        times.append(page.evaluate("[...window.__taps.values()].pop()") if got else 16.0)
+    ctx, page = open_game(browser, url, 50, slowdown, prepare=FLOOR_BUTTON)
+    times = [timed_tap(page, "#bench-floor") for _ in range(taps)]
     ctx.close()
     return {"one line": times}
 

@@ -3,7 +3,7 @@
  * and its board, turn line, log and end drawn alike. A tab registers its game so that Review and the start
  * can find it without reaching into the tab. */
 import { data, core, TARGET } from "./context.js";
-import { $, el, showError } from "./dom.js";
+import { $, el, show, showError } from "./dom.js";
 import { store, track, savedOrder } from "./storage.js";
 import { openTab } from "./tabs.js";
 import { t, words } from "./i18n.js";
@@ -196,7 +196,7 @@ export function turnText(record, st, names) {
  * @param {string} mode @param {GameRecord} record @param {State} st @param {string[]} names */
 export function drawOver(mode, record, st, names) {
   const over = $(`${mode}-over`);
-  over.hidden = st.phase !== "over";
+  show(over, st.phase === "over");
   if (st.phase !== "over") return;
   const scores = st.scores.join(" \u2013 ");
   const text = st.winner === record.you ? t("You win, {scores}!", { scores }) : t("{who} wins, {scores}.", { who: names[/** @type {number} */ (st.winner)], scores });

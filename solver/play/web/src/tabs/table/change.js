@@ -20,7 +20,7 @@ const box = () => $("table-change");
 
 /** Close the editor. */
 export function closeChange() {
-  if (box().hidden && !open.ev) return;
+  if (!open.ev) return;                     // not open (open.ev is set while it is)
   box().hidden = true;
   $("table-change-options").replaceChildren();
   open.ev = null; open.events = null;

@@ -9,7 +9,7 @@ import { onLanguage } from "../../page/i18n.js";
 import { tap } from "../../page/taps.js";
 import { rollButton } from "./faces.js";
 
-/** @type {Map<string, HTMLElement>} */
+/** @type {Map<number, HTMLElement>} */
 const grids = new Map();
 /** @type {(roll: number[]) => void} */
 let enter = () => {};
@@ -18,8 +18,7 @@ export function onRoll(fn) { enter = fn; }
 
 /** The grid of n live dice in the current language, made (hidden) if it is not there yet. @param {number} n */
 function grid(n) {
-  const key = String(n);
-  let g = grids.get(key);
+  let g = grids.get(n);
   if (g) return g;
   const buttons = [];
   for (let a = n; a >= 0; a--) {
@@ -33,7 +32,7 @@ function grid(n) {
   g = el("div", { class: "rolls park", "data-n": String(n) }, ...buttons);
   g.hidden = true;
   $("table-rolls").append(g);
-  grids.set(key, g);
+  grids.set(n, g);
   return g;
 }
 
@@ -50,11 +49,15 @@ export function showGrid(n, born) {
 }
 
 /** Make every grid up to `dice` dice and lay each out once, out of sight (.warm), after the next paint: the first
- * roll of four dice then costs what the hundredth does. @param {number} dice */
+ * roll of four dice then costs what the hundredth does. Nothing to do (and nothing scheduled) once all are made.
+ * @param {number} dice */
 export function warmGrids(dice) {
-  /** @type {HTMLElement[]} */
-  const cold = [];
-  for (let n = 1; n <= dice; n++) if (!grids.has(String(n))) cold.push(grid(n));
-  for (const g of cold) g.classList.add("warm");
-  if (cold.length) afterPaint(() => { for (const g of cold) g.classList.remove("warm"); });
+  if (grids.size >= dice) return;
+  afterPaint(() => {
+    /** @type {HTMLElement[]} */
+    const cold = [];
+    for (let n = 1; n <= dice; n++) if (!grids.has(n)) cold.push(grid(n));
+    for (const g of cold) g.classList.add("warm");
+    if (cold.length) afterPaint(() => { for (const g of cold) g.classList.remove("warm"); });
+  });
 }

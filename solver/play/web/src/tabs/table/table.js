@@ -130,7 +130,7 @@ function drawDecision(r, st) {
   for (const [button, action] of /** @type {[HTMLElement, string][]} */ ([[$("table-roll"), "roll"], [$("table-stop"), "stop"]])) {
     const advised = !!a && !close && a.action === action;
     button.classList.toggle("advised", advised);
-    /** @type {HTMLElement} */ (button.querySelector(".mark")).hidden = !advised;
+    show(/** @type {HTMLElement} */ (button.querySelector(".mark")), advised);
     button.dataset.born = String(performance.now());
   }
   const verdict = $("table-verdict");
@@ -140,7 +140,7 @@ function drawDecision(r, st) {
   verdict.classList.toggle("long", Array.from(verdict.textContent).length > 14);     // other languages say it longer
   $("table-chance-roll").textContent = a ? words.pct(a.win_if_roll) : "";
   $("table-chance-stop").textContent = a ? words.pct(a.win_if_stop) : "";
-  $("table-chances").hidden = !a;
+  show($("table-chances"), !!a);
   return a;
 }
 /* After an entry the strip and the action area are where the eyes are: back at the top of the page if the
@@ -211,7 +211,7 @@ function drawTable() {
     details.removeAttribute("aria-busy");
     if (details.firstChild) afterPaint(() => { if (drawing === detailsDrawn) details.replaceChildren(); });
   }
-  afterPaint(() => warmGrids(core.reading(r.rules).dice));
+  warmGrids(core.reading(r.rules).dice);
   if (st.phase === "start" && r.hints[st.seat]) {       // the turn's first decision will need this backup: made now, idle
     afterPaint(() => { if (table.st === st) valuesAt(r, core.frame(st)); });
   }
@@ -241,7 +241,7 @@ function drawTable() {
  * @param {TableRecord} r @param {State} st */
 function drawOver(r, st) {
   const over = $("table-over");
-  over.hidden = st.phase !== "over";
+  show(over, st.phase === "over");
   if (st.phase !== "over") { over.dataset.drawn = ""; over.removeAttribute("aria-busy"); return; }
   const drawn = `${r.started}|${r.events.length}|${words.lang}|${JSON.stringify(r.names)}`;
   if (over.dataset.drawn === drawn) return;
