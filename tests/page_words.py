@@ -41,6 +41,8 @@ def html_keys() -> list:
         key = re.sub(r"\s+", " ", html.unescape(re.sub(r"<input[^>]*>", "", m.group(2)))).strip()
         if key:
             keys.append(key)
+    for m in re.finditer(r'\sdata-t="([^"]*)"', text):     # a text with parameters: its key beside its English
+        keys.append(html.unescape(m.group(1)))
     for m in re.finditer(r'(aria-label|placeholder)="([^"]*)"[^>]*data-t-attr', text):
         keys.append(html.unescape(m.group(2)))
     return keys

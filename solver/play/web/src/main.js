@@ -18,8 +18,9 @@ import { restore as restorePractice } from "./tabs/practice/practice.js";
 /** @typedef {import("./page/games.js").Entered} Entered */
 /** Everything the page does at start; nothing when it is moving to its own address (page/context.js). */
 function start() {
-  /** "Numbers as stored: 2 players: exact; 4 players: within 7.6e-6." in the language (webpage.py writes it in
-   * English in the first paint). */
+  /** "Numbers as stored: 2 players: exact; 4 players: within 7.6e-6." in the language. webpage.py writes it in
+   * English, so an English page leaves it: its decimal point would make a number formatter, whose locale data
+   * costs the start tens of ms on a phone. */
   function precisionLine() {
     const parts = Object.entries(/** @type {Record<string, number>} */ (data.precision)).map(([n, e]) => e > 0
       ? t("{n} players: within {e}", { n: Number(n), e: e.toExponential(1).replace("e-", "e-").replace(".", words.fixed(1.5, 1)[1]) })
@@ -27,7 +28,7 @@ function start() {
     $("precision").textContent = t("Numbers as stored: {list}.", { list: parts.join("; ") });
   }
   startLanguage();
-  precisionLine();
+  if (words.lang !== "en") precisionLine();
   onLanguage(precisionLine);
   publish();
 

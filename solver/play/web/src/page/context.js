@@ -2,10 +2,13 @@
  * what every tab reads and none writes. */
 import { makeCore } from "../core/index.js";
 
-const box = /** @type {HTMLElement} */ (document.getElementById("gonuts-data"));
+/* The single file carries its data in a JSON script element; the site's script file sets self.gonutsData before
+ * the bundle (webpage.py site_script). */
+const box = document.getElementById("gonuts-data");
 /** @type {any} */
-export const data = JSON.parse(box.textContent || "{}");
-box.textContent = "";     // parsed: free the page's copy of the text
+export const data = box ? JSON.parse(box.textContent || "{}") : /** @type {any} */ (self).gonutsData;
+if (box) box.textContent = "";     // parsed: free the page's copy of the text
+else delete (/** @type {any} */ (self).gonutsData);
 /* The site opened as /sub/dir (a host that does not add the slash): its own files are beside index.html,
  * so it goes on at /sub/dir/, where their relative addresses resolve. */
 /** True while the page goes on to its own address: it then starts nothing (no storage key, no worker is

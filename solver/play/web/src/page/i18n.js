@@ -14,17 +14,24 @@ const known = (x) => LANGUAGES.some((l) => l === x);
 const first = known(asked) ? asked : (() => { const r = remembered(); return known(r) ? r : pickLanguage(navigator.languages || [navigator.language]); })();
 
 /** The catalogues as the page carries them (webpage.py messages: the keys once, each language's messages in
- * their order, English's plural forms only) made keyed again.
+ * their order, English's plural forms only) made keyed again, each language when it is first asked for (most
+ * visits use one).
  * @param {{keys: string[], en: import("../core/words.js").Catalogue} & Record<string, any>} sent */
 function keyed(sent) {
   /** @type {Record<string, import("../core/words.js").Catalogue>} */
   const out = { en: sent.en };
   for (const lang of LANGUAGES) {
     if (lang === "en") continue;
-    /** @type {import("../core/words.js").Catalogue} */
-    const cat = {};
-    sent.keys.forEach((k, i) => { cat[k] = sent[lang][i]; });
-    out[lang] = cat;
+    Object.defineProperty(out, lang, {
+      enumerable: true, configurable: true,
+      get() {
+        /** @type {import("../core/words.js").Catalogue} */
+        const cat = {};
+        sent.keys.forEach((k, i) => { cat[k] = sent[lang][i]; });
+        Object.defineProperty(out, lang, { value: cat, enumerable: true });
+        return cat;
+      },
+    });
   }
   return out;
 }
@@ -67,9 +74,10 @@ export function setLanguage(to) {
   for (const fn of listeners) fn();
 }
 
-/** At start: the page's words in the first language, and the Language select wired. */
+/** At start: the page's words in the first language (the page is written in English, its parameters filled by
+ * webpage.py, so English needs no pass over it), and the Language select wired. */
 export function startLanguage() {
-  translatePage();
+  if (words.lang !== "en") translatePage();
   const sel = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
   sel.value = words.lang;
   sel.addEventListener("change", () => setLanguage(sel.value));

@@ -18,7 +18,12 @@ function playersChanged() {
     adv.scores.append(el("label", { text: t(SCORE_NAMES[k]) }, el("input", { id: `adv-score-${k}`, type: "number", inputmode: "numeric",
       min: "0", max: String(TARGET - 1), step: "1", value: old[k] !== undefined ? old[k] : "0" })));
   }
-  $("adv-reading").textContent = readingText(adv.rules.value);
+  drawReading();
+}
+/* The first reading is in the page as written (webpage.py reading_line): written again only when it changes. */
+function drawReading() {
+  const text = readingText(adv.rules.value);
+  if ($("adv-reading").textContent !== text) $("adv-reading").textContent = text;
 }
 function fill() {
   fillSelect(adv.players, PLAYERS.map((p) => [p, playersText(p)]), adv.players.value || undefined);
@@ -27,7 +32,7 @@ function fill() {
 }
 fill();
 adv.players.addEventListener("change", playersChanged);
-adv.rules.addEventListener("change", () => { $("adv-reading").textContent = readingText(adv.rules.value); });
+adv.rules.addEventListener("change", drawReading);
 /** @type {(() => void) | null} the last answer, drawn again in another language */
 let redraw = null;
 onLanguage(() => { fill(); if (redraw) redraw(); });

@@ -3,6 +3,7 @@
 import { data } from "../../page/context.js";
 import { $, el } from "../../page/dom.js";
 import { t, words } from "../../page/i18n.js";
+import { onShown } from "../../page/tabs.js";
 
 /** A policy of the strategy lab in words (a threshold of the target or more: never stop). @param {string} policy */
 export function ruleWords(policy) {
@@ -18,7 +19,13 @@ export function ruleWords(policy) {
     : k >= G ? t("with {n} dice left, keep rolling", { n: i + 1 }) : t("with {n} dice left, stop at {k}", { n: i + 1, k })).reverse();
   return { never: false, text: t("Roll until this turn has enough points for the dice left: {parts}.", { parts: parts.join("; ") }) };
 }
+/** The language the cards were last drawn in ("": not yet). */
+let drawnIn = "";
+/** The cards, drawn when the Practice tab is shown (their percentages make number formatters, whose locale data
+ * would cost the page's start tens of ms on a phone), and again there after a change of language. */
 export function drawCards() {
+  if ($("panel-practice").hidden || drawnIn === words.lang) return;
+  drawnIn = words.lang;
   const cards = data.rule_cards || {}, keys = Object.keys(cards).sort();
   $("rule-cards").hidden = !keys.length;
   $("rule-list").replaceChildren(...keys.map((key) => {
@@ -36,3 +43,4 @@ export function drawCards() {
       others.length ? el("p", { class: "reading", text: t("Other rules: {list}", { list: others.join(" ") }) }) : "");
   }));
 }
+onShown((name) => { if (name === "practice") drawCards(); });

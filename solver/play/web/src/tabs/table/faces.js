@@ -6,14 +6,21 @@ import { el } from "../../page/dom.js";
 import { t } from "../../page/i18n.js";
 import { FACE_SVG } from "../../page/advice.js";
 
-FACE_SVG.forEach((svg, f) => {
-  const box = document.createElement("div");
-  box.innerHTML = svg;
-  const image = new XMLSerializer().serializeToString(/** @type {Node} */ (box.firstChild));   // with its namespace, as an image needs
-  document.documentElement.style.setProperty(`--face-${f}`, `url("data:image/svg+xml,${encodeURIComponent(image)}")`);
-});
+/* The icons as custom properties of the page, set when the first roll button is made (set while the page starts,
+ * they would make the browser style the whole page again after its first paint). */
+let iconsSet = false;
+function setIcons() {
+  iconsSet = true;
+  FACE_SVG.forEach((svg, f) => {
+    const box = document.createElement("div");
+    box.innerHTML = svg;
+    const image = new XMLSerializer().serializeToString(/** @type {Node} */ (box.firstChild));   // with its namespace, as an image needs
+    document.documentElement.style.setProperty(`--face-${f}`, `url("data:image/svg+xml,${encodeURIComponent(image)}")`);
+  });
+}
 /** @param {number[]} roll [acorns, squirrels, cars] */
 export function rollButton([a, sq, c]) {
+  if (!iconsSet) setIcons();
   return el("button", { type: "button", class: "res", "data-roll": `${a}-${sq}-${c}` },
     el("span", { class: "faces" }, String(a), el("i", { class: "ic f0" }), el("span", { class: "sr", text: ` ${t("acorns", { n: a })}, ` }),
       String(sq), el("i", { class: "ic f1" }), el("span", { class: "sr", text: ` ${t("squirrels", { n: sq })}, ` })),

@@ -147,10 +147,11 @@ function drawDecision(r, st) {
  * player had scrolled away (to the log, the why) or the page was scrolled to the Start button. Known before the
  * draw (reading a position after it would make the browser lay the page out twice). */
 let padInView = true;
-/* The sticky tab bar covers the top of the screen: a strip under it is out of view. */
-new IntersectionObserver((seen) => { for (const e of seen) padInView = e.intersectionRatio > 0.99; },
+/* The sticky tab bar covers the top of the screen: a strip under it is out of view. Its height is read after the
+ * page's first paint (read while the page starts, it would make the browser lay the whole page out there). */
+afterPaint(() => new IntersectionObserver((seen) => { for (const e of seen) padInView = e.intersectionRatio > 0.99; },
   { rootMargin: `-${Math.ceil(document.querySelector("nav.tabs")?.getBoundingClientRect().height || 0)}px 0px -66% 0px`,
-    threshold: [0, 0.99, 1] }).observe($("table-pad"));
+    threshold: [0, 0.99, 1] }).observe($("table-pad")));
 /** Whether the strip is out of the top third of the screen (an IntersectionObserver keeps count: no layout). */
 const awayFromTop = () => !$("panel-table").hidden && !$("table-game").hidden && !padInView;
 let detailsDrawn = 0;
