@@ -300,10 +300,11 @@ def record_tables(wanted, named) -> dict:
     return out
 
 
-def write_web(wanted, target, out, site, force) -> dict:
+def write_web(wanted, target, out, site, force, inline: bool = False) -> dict:
     """``web``: the page of the ``wanted`` (players, reading) games as one file ``out`` or a ``site``
     folder. Each game's data is shipped (4 players at target 50), or read from its table (shipped, cached
-    or built first: every table before any encoding). Returns the summary ``--json`` prints."""
+    or built first: every table before any encoding). Returns the summary ``--json`` prints. ``inline``:
+    the site's page with its data and code inside (``website.site``; a bench's baseline)."""
     from solver.play import pagegames, pagevalues, webpage, website  # deferred for start-up: they import numpy
     loaded = []
     for n, r in wanted:                         # every table first: a refusal comes before any encoding
@@ -314,7 +315,7 @@ def write_web(wanted, target, out, site, force) -> dict:
             with progress(f"encoding the {item.rules.describe()} page data", not pagevalues.is_encoded(item)) as bar:
                 loaded[i] = pagegames.game_data(item, bar)
     if site:
-        summary = website.site(loaded, site, force=force)
+        summary = website.site(loaded, site, force=force, inline=inline)
         size, files = summary["bytes"], summary["files"]
     else:
         size, files = webpage.write(out, webpage.page(loaded)), 1

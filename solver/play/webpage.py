@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from html import escape as html_escape
 from pathlib import Path
 
 from solver import __version__
@@ -49,30 +50,63 @@ SITE_HEAD = ('<link rel="manifest" href="manifest.webmanifest">\n'
              '<meta name="apple-mobile-web-app-title" content="Go Nuts!">')
 
 
-def html(data: dict, site: bool = False) -> str:
-    """The page: the template with its style, core, UI and data (``site``: the installable app's head)."""
-    text = json.dumps(dict(data, messages=messages()), separators=(",", ":"), ensure_ascii=False)
-    # JSON inside <script>: no "</" may appear; "<" is escaped as in any JSON string.
-    text = text.replace("<", "\\u003c")
+def html(data: dict, site: bool = False, script: str | None = None) -> str:
+    """The page: the template with its style, core, UI and data (``site``: the installable app's head).
+
+    ``script``: the site's script file (``site_script``, at this address beside index.html), which then carries
+    the data and the code: the page alone is a sixth of their size, so its first paint does not wait for them
+    on a slow network (the file is fetched as the head is read, and runs when the page is read, as the inline
+    script at the end of the body does). Without it both are inline: the one file makes no request at all."""
     page = (ASSETS / "page.html").read_text(encoding="utf-8")
     style = (ASSETS / "style.css").read_text(encoding="utf-8")
-    scripts = [(ASSETS / BUNDLE).read_text(encoding="utf-8")]
+    if script is None:
+        text = _json(data)
+        # JSON inside <script>: no "</" may appear; "<" is escaped as in any JSON string.
+        scripts = [(ASSETS / BUNDLE).read_text(encoding="utf-8")]
+        body = f'<script id="gonuts-data" type="application/json">{text}</script>\n<script>{scripts[0]}</script>'
+        head = SITE_HEAD if site else ""
+    else:
+        # An address without its last slash (/sub/dir) would fetch the script from the folder above: the page
+        # goes on to /sub/dir/ before anything else, and the script it fetched in vain never runs.
+        scripts = [MOVE]
+        body = ""
+        head = f'{SITE_HEAD}\n<script>{MOVE}</script>\n<script src="{script}" defer></script>'
     csp = (SITE_CSP if site else FILE_CSP).replace("@SCRIPTS@", " ".join(map(_sha256, scripts))) \
         .replace("@STYLES@", _sha256(style))
     parts = {
-        "<!--@HEAD@-->": SITE_HEAD if site else "",
+        "<!--@HEAD@-->": head,
         "@CSP@": csp,
         "/*@STYLE@*/": style,
-        "/*@SCRIPT@*/": scripts[0],
-        "@DATA@": text,
+        "<!--@DATA-AND-SCRIPT@-->": body,
     }
     page = page.replace("@VERSION@", __version__).replace("@TARGET@", str(data["record"]["target"])) \
-        .replace("@PRECISION@", precision_line(data["precision"]))
+        .replace("@PRECISION@", precision_line(data["precision"])).replace("@READING@", reading_line(data))
     for marker, part in parts.items():
         if page.count(marker) != 1:
             raise GonutsError(f"page template: marker {marker} must appear exactly once")
         page = page.replace(marker, part)
     return page
+
+
+# The site page's one inline script: an address without its last slash goes on to the folder (page/context.js
+# does the same for the bundle, which then starts nothing).
+MOVE = ('if (/^https?:$/.test(location.protocol) && !/\\/$|\\.html?$/i.test(location.pathname)) '
+        'location.replace(`${location.pathname}/${location.search}${location.hash}`);')
+
+
+def site_script(data: dict) -> str:
+    """The site's script file: the page's data (read by page/context.js from ``self.gonutsData``), then the
+    bundle. The data goes through JSON.parse, as the single file's does (faster than a literal this size,
+    and JSON's meaning exactly)."""
+    text = _json(data)
+    return (f"self.gonutsData = JSON.parse({json.dumps(text, ensure_ascii=False)});\n"
+            + (ASSETS / BUNDLE).read_text(encoding="utf-8"))
+
+
+def _json(data: dict) -> str:
+    """The page's data with its catalogues, as compact JSON in which no "<" appears (it may sit in a <script>)."""
+    text = json.dumps(dict(data, messages=messages()), separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c")
 
 
 LANGUAGES = ("en", "es", "fr", "de")
@@ -101,6 +135,18 @@ def precision_line(precision: dict) -> str:
         mantissa, _, exponent = f"{e:.1e}".partition("e")
         return f"{n} players: within {mantissa}e{int(exponent)}"
     return "Numbers as stored: " + "; ".join(one(n, e) for n, e in precision.items()) + "."
+
+
+def reading_line(data: dict) -> str:
+    """The Advise tab's first reading in English, as its script says it (page/advice.js readingText, whose words
+    are the catalogue's "Rulebook reading: ..." and "Summary reading: ..."), so the first paint is whole: the
+    first game's reading, in the order the script lists them."""
+    reading = sorted(data["games"])[0].split("-", 1)[1]
+    said = [k for k in json.loads((ASSETS / "messages" / "en.json").read_text(encoding="utf-8"))
+            if k.startswith(f"{reading.capitalize()} reading: ")]
+    if len(said) != 1:
+        raise GonutsError(f"page words: {len(said)} sentences say the {reading} reading, not one")
+    return html_escape(said[0], quote=False)
 
 
 def _sha256(text: str) -> str:

@@ -15,16 +15,19 @@ from solver.errors import GonutsError
 from solver.files import check_destination, check_name, replace_folder
 from solver.play import icons
 from solver.play.pagegames import page_data
-from solver.play.webpage import ASSETS, html
+from solver.play.webpage import ASSETS, html, site_script
 
 SITE_LIST = "gonuts-site.json"       # what a site folder holds, so that the next --site replaces only that
 
 
-def site(tables, folder, force: bool = False) -> dict:
-    """Write the installable app into ``folder``: index.html, the games' values as binary files, a web app
-    manifest with icons, and a service worker that precaches everything. Returns a summary.
+def site(tables, folder, force: bool = False, inline: bool = False) -> dict:
+    """Write the installable app into ``folder``: index.html, its script file (the page's data and code), the
+    games' values as binary files, a web app manifest with icons, and a service worker that precaches
+    everything. Returns a summary.
 
-    A folder that holds files other than a previous site's is refused unless ``force``."""
+    A folder that holds files other than a previous site's is refused unless ``force``. ``inline``: the data
+    and code inside index.html, as the single file has them (the site before its script had a file of its
+    own: bench/bench_lighthouse.py's baseline)."""
     folder = check_site(folder, force)
     # A tab still open on the version this replaces may load a game's data it has not loaded yet: that
     # version's data files stay one more version (and the worker's cache holds them too).
@@ -37,7 +40,13 @@ def site(tables, folder, force: bool = False) -> dict:
         return {"url": name}
     data = page_data(tables, place)
     data["site"] = True
-    files["index.html"] = html(data, site=True).encode("utf-8")
+    if inline:
+        files["index.html"] = html(data, site=True).encode("utf-8")
+    else:
+        script = site_script(data).encode("utf-8")
+        name = f"data/page-{zlib.crc32(script):08x}.js"        # kept one version more, as the data files are
+        files[name] = script
+        files["index.html"] = html(data, site=True, script=name).encode("utf-8")
     files["icon-192.png"], files["icon-512.png"] = icons.png(192), icons.png(512)
     files["icon-maskable-512.png"] = icons.png(512, maskable=True)
     files["apple-touch-icon.png"] = icons.png(180)
