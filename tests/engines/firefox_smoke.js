@@ -15,6 +15,23 @@ const puppeteer = require("puppeteer-core");
 const [pageFile, siteUrl, expectedPath] = process.argv.slice(2);
 let failed = 0;
 const check = (ok, what) => { console.log(`${ok ? "ok" : "FAIL"} ${what}`); if (!ok) failed++; };
+let at = "the start";
+/* The page ignores the second tap of a double tap: within 350 ms of the redraw that the first caused, where the
+ * first landed (solver/play/web/src/page/taps.js). Taps here are that far apart. */
+const TAP_GAP = 400;
+let lastTap = 0;
+const entries = (n) => `window.gonuts.record('table').events.length === ${n}`;
+/** Tap css once it is shown and two frames have drawn it (a player taps only what the screen shows: a frame has
+ * drawn what the last tap changed, and the page's observers have seen where it is scrolled), as far after the
+ * last tap as a player's two taps are; then wait for the tap's effect (a script that becomes true). */
+async function tap(page, css, then) {
+  await page.waitForSelector(css, { visible: true });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await new Promise((r) => setTimeout(r, Math.max(0, lastTap + TAP_GAP - Date.now())));
+  await page.click(css);
+  lastTap = Date.now();
+  if (then) await page.waitForFunction(then);
+}
 const nextLine = () => new Promise((resolve) => readline.createInterface({ input: process.stdin }).once("line", resolve));
 
 (async () => {
@@ -40,47 +57,43 @@ const nextLine = () => new Promise((resolve) => readline.createInterface({ input
     const split = await page.evaluate((r) => Promise.resolve(window.gonuts.luck(r)), extra.luck.record);
     check(split.every((s, k) => ["start", "end", "luck", "own_decisions", "others_decisions", "banked_turns"]
       .every((f) => Math.abs(s[f] - extra.luck.want[k][f]) <= 1e-9)), "the luck split is review's");
-    await page.click("#tab-practice");
-    await page.click("#prac-daily");
+    at = "a practice decision";
+    await tap(page, "#tab-practice");
+    await tap(page, "#prac-daily");
     await page.waitForSelector("#prac-quiz:not([hidden])");
-    await page.click("#prac-roll");
+    await tap(page, "#prac-roll");
     await page.waitForSelector("#prac-judged");
     check(await page.$eval("#prac-judged", (e) => !Number.isNaN(Number(e.dataset.loss))), "a practice decision answered and judged");
-    await page.click("#prac-quit");
-    await page.click("#tab-table");
+    await tap(page, "#prac-quit");
+    at = "a short table game";
+    await tap(page, "#tab-table");
     await page.select("#table-players", "2");
     await page.$eval("#table-name-0", (e) => { e.value = "Ann"; });
     await page.$eval("#table-name-1", (e) => { e.value = "Bo"; });
-    await page.click("#table-setup button[type=submit]");
-    await page.waitForSelector("[data-roll='2-2-1']");
-    await page.click("[data-roll='2-2-1']");
-    await page.waitForSelector("#table-stop:not([disabled])");
-    await new Promise((r) => setTimeout(r, 400));
-    await page.click("#table-stop");
-    await new Promise((r) => setTimeout(r, 400));
-    await page.click("[data-roll='1-1-3']");
+    await tap(page, "#table-setup button[type=submit]");
+    await tap(page, "[data-roll='2-2-1']", entries(1));
+    await tap(page, "#table-stop", entries(2));
+    await tap(page, "[data-roll='1-1-3']", entries(3));
     const rec = await page.evaluate(() => window.gonuts.record("table"));
     check(rec.events.length === 3 && rec.events[1].choice === "stop", `a short table game (${rec.events.length} entries)`);
-    const pause = () => new Promise((r) => setTimeout(r, 400));
+    at = "a past entry changed";
     await page.$eval("#table-log-box", (e) => { e.open = true; });
-    await page.click("#table-log button.change[data-i='0']");
-    await page.waitForSelector("#table-change-options [data-pick='3-1-1']");
-    await page.click("#table-change-options [data-pick='3-1-1']");
+    await tap(page, "#table-log button.change[data-i='0']");
+    await tap(page, "#table-change-options [data-pick='3-1-1']",
+      "JSON.stringify(window.gonuts.record('table').events[0].roll) === '[3,1,1]'");
     const changed = await page.evaluate(() => window.gonuts.record("table").events);
     check(JSON.stringify(changed[0].roll) === "[3,1,1]" && changed.length === 3, "a past entry changed (the game replayed from it)");
-    await pause();
-    await page.click("#table-stop");
-    await pause();
+    at = "the game played to its end, and again";
+    await tap(page, "#table-stop", entries(4));
     await page.$eval("#table-bank-n", (e) => { e.value = "47"; });
-    await page.click("#table-bank button[type=submit]");
-    await page.waitForSelector("#table-again");
-    await page.click("#table-again");
-    await page.waitForFunction("window.gonuts.record('table').events.length === 0");
+    await tap(page, "#table-bank button[type=submit]", "document.getElementById('table-again')");
+    await tap(page, "#table-again", "window.gonuts.record('table').events.length === 0");
     const again = await page.evaluate(() => window.gonuts.record("table").names);
     check(JSON.stringify(again) === JSON.stringify(["Bo", "Ann"]), `Play again: the same players, the next first (${again})`);
     const [width, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
     check(width <= inner, `nothing widens the page (${width} px in a window of ${inner})`);
 
+    at = "the site";
     const site = await browser.newPage();
     await site.goto(siteUrl);
     await site.waitForFunction("window.gonuts !== undefined");
@@ -94,7 +107,7 @@ const nextLine = () => new Promise((resolve) => readline.createInterface({ input
     const games = await site.evaluate(() => window.gonuts.games);
     check(games.length >= 1, `the site offline after its server stopped (${games.join(", ")})`);
   } catch (e) {
-    check(false, `error: ${e && e.message ? e.message.split("\n")[0] : e}`);
+    check(false, `error at ${at}: ${e && e.message ? e.message.split("\n")[0] : e}`);
   } finally {
     await browser.close();
   }
