@@ -63,7 +63,7 @@ def leaks(text, lang):
 
 
 def sweep(phone, lang, looks=None):
-    """Every tab, and a whole 4-player Table game phase by phase; returns what was seen, with where (only the
+    """Every tab, and a whole 4-player Table game phase by phase (its first round entered as banked totals); returns what was seen, with where (only the
     first ``looks`` of them, if given)."""
     page = phone.page
     seen = []
@@ -101,7 +101,10 @@ def sweep(phone, lang, looks=None):
             look(f"table {st['phase']}")
         if st["phase"] == "over":
             break
-        if st["phase"] in ("start", "roll"):
+        if st["phase"] == "start" and st["events"] < 4:           # every seat's first turn entered as a total
+            page.fill("#table-bank-n", "40")
+            phone.tap("#table-bank button[type=submit]")
+        elif st["phase"] in ("start", "roll"):
             n = st["n"]
             roll = f"0-{n}-0" if "nuts" not in phases and st["t"] >= 4 else f"{n}-0-0" if step % 3 else f"1-0-{n - 1}"
             phone.tap(f"[data-roll='{roll}']")

@@ -221,7 +221,8 @@ def test_lighthouse_mobile_accessibility_practices_seo_95_and_a_page_that_paints
             runs.append({"fcp": audits["first-contentful-paint"]["numericValue"],
                          "cls": audits["cumulative-layout-shift"]["numericValue"], **scores})
             best = {k: max(v, best.get(k, 0)) for k, v in scores.items()}
-            if min(best["accessibility"], best["best-practices"], best["seo"]) >= 0.95 and best["performance"] >= 0.8:
+            if (min(best["accessibility"], best["best-practices"], best["seo"]) >= 0.95 and best["performance"] >= 0.8
+                    and min(r["fcp"] for r in runs) <= 1500):
                 break
     finally:
         host.close()
