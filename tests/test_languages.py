@@ -63,8 +63,8 @@ def leaks(text, lang):
 
 
 def sweep(phone, lang, looks=None):
-    """Every tab, and a whole 4-player Table game phase by phase (its first round entered as banked totals); returns what was seen, with where (only the
-    first ``looks`` of them, if given)."""
+    """Every tab, and a whole 4-player Table game phase by phase (its first round entered as banked totals);
+    returns what was seen, with where (only the first ``looks`` of them, if given)."""
     page = phone.page
     seen = []
 

@@ -200,6 +200,7 @@ def test_lighthouse_mobile_accessibility_practices_seo_95_and_a_page_that_paints
     import subprocess
     if not LIGHTHOUSE.exists():
         pytest.skip("lighthouse is not installed: npm ci (CI does)")
+    SCORE, GUARD, FCP_MS = 0.95, 0.8, 1500          # a run that meets all three ends the tries early
     made = subprocess.run([sys.executable, "-m", "cli", "web", "--site", str(tmp_path / "site")],
                           cwd=Path(__file__).resolve().parent.parent, env={**os.environ, "GONUTS_SOLVE_CACHE": str(cache)},
                           capture_output=True, text=True, timeout=600)
@@ -221,13 +222,13 @@ def test_lighthouse_mobile_accessibility_practices_seo_95_and_a_page_that_paints
             runs.append({"fcp": audits["first-contentful-paint"]["numericValue"],
                          "cls": audits["cumulative-layout-shift"]["numericValue"], **scores})
             best = {k: max(v, best.get(k, 0)) for k, v in scores.items()}
-            if (min(best["accessibility"], best["best-practices"], best["seo"]) >= 0.95 and best["performance"] >= 0.8
-                    and min(r["fcp"] for r in runs) <= 1500):
+            if (min(best["accessibility"], best["best-practices"], best["seo"]) >= SCORE and best["performance"] >= GUARD
+                    and min(r["fcp"] for r in runs) <= FCP_MS):
                 break
     finally:
         host.close()
     assert set(best) == {"performance", "accessibility", "best-practices", "seo"}
-    assert min(best["accessibility"], best["best-practices"], best["seo"]) >= 0.95, runs
-    assert best["performance"] >= 0.8, runs
-    assert min(r["fcp"] for r in runs) <= 1500, runs
+    assert min(best["accessibility"], best["best-practices"], best["seo"]) >= SCORE, runs
+    assert best["performance"] >= GUARD, runs
+    assert min(r["fcp"] for r in runs) <= FCP_MS, runs
     assert max(r["cls"] for r in runs) < 0.01, runs
