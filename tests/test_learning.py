@@ -23,6 +23,7 @@ from test_luck import literal_game  # noqa: E402
 from test_table_app import AXE, Phone, axe  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+NOON = dt.datetime(2026, 12, 5, 12)         # the page's clock wherever a test taps the daily set
 
 
 @pytest.fixture(scope="module")
@@ -63,10 +64,17 @@ def test_the_pages_practice_draws_what_the_command_draws(browser, page_file, cac
     phone.close()
 
 
-def test_the_daily_set_scores_shares_and_survives_a_reload(browser, page_file, cache):
-    today = dt.date.today().isoformat()
+def turn_points(n: int) -> str:
+    return f"{n} turn point" if n == 1 else f"{n} turn points"
+
+
+# The page's clock is set, never read from the machine: 2026-12-05's set asks at 1 turn point (the singular).
+@pytest.mark.parametrize("day", [dt.date(2026, 12, 5)])
+def test_the_daily_set_scores_shares_and_survives_a_reload(browser, page_file, cache, day):
+    today = day.isoformat()
     want = json.loads(cli(cache, "practice", "--daily", "--date", today, "--json").stdout)["decisions"]
-    phone = Phone.open(browser, page_file, (320, 568), "#practice")
+    assert any(d["turn"] == 1 for d in want)                                 # the date still asks what it is here for
+    phone = Phone.open(browser, page_file, (320, 568), "#practice", when=dt.datetime(day.year, day.month, day.day, 23, 59))
     page = phone.page
     def no_share():
         page.evaluate("navigator.clipboard.writeText = (t) => { window.copied = t; return Promise.resolve(); }; "
@@ -77,7 +85,7 @@ def test_the_daily_set_scores_shares_and_survives_a_reload(browser, page_file, c
     answers = []
     for i, d in enumerate(want):
         shown = page.inner_text("#prac-state")
-        assert shown.startswith(f"Scores {d['scores'][0]} (you), ") and f"{d['turn']} turn points" in shown
+        assert shown.startswith(f"Scores {d['scores'][0]} (you), ") and f"; {turn_points(d['turn'])}; " in shown
         for sel in ("#prac-state", "#prac-roll", "#prac-stop"):                   # the question in view
             box = page.locator(sel).bounding_box()
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= 568, (i, sel, box)
@@ -95,7 +103,7 @@ def test_the_daily_set_scores_shares_and_survives_a_reload(browser, page_file, c
             page.wait_for_function("window.gonuts !== undefined")
             page.wait_for_selector("#prac-quiz:not([hidden])")
             no_share()
-            assert page.inner_text("#prac-progress").endswith("decision 6 of 10")
+            assert page.inner_text("#prac-progress") == f"Daily set {today}: decision 6 of 10"
             continue
         phone.tap("#prac-next")
     if not page.is_visible("#prac-result"):
@@ -255,7 +263,7 @@ def test_the_table_history_survives_reloads_and_new_games_and_review_reads_its_e
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed: npm ci (CI does)")
 def test_axe_finds_nothing_in_practice(browser, page_file):
-    phone = Phone.open(browser, page_file, fragment="#practice")
+    phone = Phone.open(browser, page_file, fragment="#practice", when=NOON)
     page = phone.page
     axe(page, "practice")
     phone.tap("#prac-daily")
@@ -273,7 +281,7 @@ def test_a_stored_session_the_page_cannot_draw_is_said_and_let_go(browser, cache
     stops the page: a one-line message, the session dropped, the setup shown."""
     out = tmp_path / "two.html"
     assert cli(cache, "web", "--players", "2", "--out", out).returncode == 0
-    phone = Phone.open(browser, out, fragment="#practice")
+    phone = Phone.open(browser, out, fragment="#practice", when=NOON)
     page = phone.page
     for stored, message in (({"seed": 1, "count": 5, "players": 4, "rules": "rulebook", "daily": None, "answers": []},
                              "this page has no 4-player rulebook table"), ("[1, 2", None), ({"seed": "x"}, None)):
@@ -326,7 +334,7 @@ def test_a_history_csv_keeps_every_text_field_a_text(browser, page_file, tmp_pat
 
 @pytest.mark.parametrize("stored", ['{"best": 5}', '{"last": {"mean": "x"}}', '{"daily": {"2026-12-01": "no"}}', '[]'])
 def test_saved_scores_of_another_shape_are_kept_aside_and_never_break_the_tab(browser, page_file, stored):
-    phone = Phone.open(browser, page_file, fragment="#practice")
+    phone = Phone.open(browser, page_file, fragment="#practice", when=NOON)
     page = phone.page
     key = "`gonuts.practice.v1@${new URL('.', location.href).pathname}`"
     page.evaluate(f"(v) => localStorage.setItem({key}, v)", stored)

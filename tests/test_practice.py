@@ -85,6 +85,25 @@ def test_the_daily_set_is_the_same_for_a_date_and_another_the_next_day():
     assert daily_seed(__import__("datetime").date(2026, 12, 1)) == 20261201
 
 
+AWKWARD_DAYS = ["2000-01-01", "2026-12-05", "2027-12-31", "2028-01-01", "2028-02-29", "2100-03-01", "9999-12-31"]
+
+
+@pytest.mark.slow
+def test_every_date_of_a_leap_year_and_awkward_ones_draw_a_daily_set():
+    """The daily set takes its date as an input: every day of 2028 (and the edges above) gives ten different
+    decisions that keep practice's promises, under a seed that is that date and no other's."""
+    import datetime as dt
+    values = page_values(*pagevalues.page_game(tables.load(ROOT / "tables" / "gonuts-2p-t50-rulebook.npz")))
+    rules = values.rules
+    days = [dt.date(2028, 1, 1) + dt.timedelta(days=k) for k in range(366)]
+    days += [dt.date.fromisoformat(d) for d in AWKWARD_DAYS]
+    assert days[365] == dt.date(2028, 12, 31)
+    seeds = {daily_seed(day) for day in days}
+    assert len(seeds) == len(set(days)) and all(int(day.isoformat().replace("-", "")) == daily_seed(day) for day in days)
+    for day in days:
+        check_promises([p.to_dict(rules) for p in draw(values, daily_seed(day), 10)], 10)
+
+
 def test_the_seeded_generator_is_mulberry32():
     """mulberry32's published first outputs for seed 0 (the page's generator; its port must agree)."""
     r = Mulberry32(0)

@@ -62,9 +62,12 @@ class Phone(Context):
         self.size, self.tap = size, clicker(self.page, how="tap")
 
     @classmethod
-    def open(cls, browser, page_file, size=(390, 844), fragment="", scheme="light"):
-        """A phone with the page open at ``fragment``, its script started."""
+    def open(cls, browser, page_file, size=(390, 844), fragment="", scheme="light", when=None):
+        """A phone with the page open at ``fragment``, its script started; ``when`` (a datetime) fixes the page's
+        clock, so that nothing the page dates depends on the day the test runs."""
         phone = cls(browser, size, scheme)
+        if when is not None:
+            phone.page.clock.set_fixed_time(when)
         phone.page.goto(page_file.as_uri() + fragment)
         phone.page.wait_for_function("window.gonuts !== undefined")
         return phone
