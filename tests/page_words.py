@@ -102,6 +102,7 @@ ONE = {
     "{who} banks {n} points: {score} in all": "{who} banks {n} point: {score} in all",
     "(a round of {n} dice brings {x} acorns on average)": "(a round of {n} die brings {x} acorns on average)",
     "Rolling risks your {n} points: {cars} all cars; {nuts}{refill}.": "Rolling risks your {n} point: {cars} all cars; {nuts}{refill}.",
+    "Resume the game set aside ({players} players, {n} entries)": "Resume the game set aside ({players} players, {n} entry)",
     "{n} of these decisions are close calls: the games drawn had no more, and clear ones fill the rest.":
         "{n} of these decisions is a close call: the games drawn had no more, and clear ones fill the rest.",
 }

@@ -744,7 +744,7 @@ def test_a_new_coached_or_played_game_never_discards_the_running_one(browser, pa
     page.locator("#coach-new summary").tap()
     page.locator("#coach-setup button[type=submit]").tap()           # a new game: the running one set aside
     assert page.evaluate("window.gonuts.record('coach').events") == []
-    assert "1 entries" in page.text_content("#coach-resume")
+    assert "(2 players, 1 entry)" in page.text_content("#coach-resume")
     page.locator("#coach-resume").tap()
     assert page.evaluate("window.gonuts.record('coach')") == first
 

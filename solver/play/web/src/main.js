@@ -2,7 +2,7 @@
  * window.gonuts, the games saved in this browser and the address restored, and the site's service worker. */
 import { data, core, moving } from "./page/context.js";
 import { $, showError } from "./page/dom.js";
-import { t, words, startLanguage, onLanguage } from "./page/i18n.js";
+import { t, words, startLanguage, onLanguage, unknownLanguage } from "./page/i18n.js";
 import { store, raw, keepAside, showKept } from "./page/storage.js";
 import { showTab, parseFragment, notice } from "./page/tabs.js";
 import { ready, checkTarget, hold, recordOf, say } from "./page/games.js";
@@ -28,6 +28,9 @@ function start() {
     $("precision").textContent = t("Numbers as stored: {list}.", { list: parts.join("; ") });
   }
   startLanguage();
+  if (unknownLanguage !== null) {
+    notice(t("This page speaks English, Spanish, French and German; lang={tag} is none of them.", { tag: unknownLanguage.slice(0, 20) }));
+  }
   if (words.lang !== "en") precisionLine();
   onLanguage(precisionLine);
   publish();

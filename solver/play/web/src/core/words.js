@@ -9,12 +9,17 @@
 export const LANGUAGES = /** @type {const} */ (["en", "es", "fr", "de"]);
 /** @typedef {typeof LANGUAGES[number]} Lang */
 
+/** The page's language that a tag names, or null: "de", "DE", "de-AT" and "de_DE" are all de.
+ * @param {unknown} tag @returns {Lang | null} */
+export function languageOf(tag) {
+  const base = String(tag).trim().toLowerCase().split(/[-_]/)[0];
+  return LANGUAGES.find((l) => l === base) || null;
+}
 /** The first of a browser's languages that the page has ("de-AT" is de), else English.
  * @param {readonly string[]} wanted @returns {Lang} */
 export function pickLanguage(wanted) {
   for (const w of wanted) {
-    const base = String(w).toLowerCase().split("-")[0];
-    const hit = LANGUAGES.find((l) => l === base);
+    const hit = languageOf(w);
     if (hit) return hit;
   }
   return "en";

@@ -2,16 +2,21 @@
  * in the Language select (remembered), or ?lang=xx in a link. The page's fixed words carry data-t (their text
  * is the catalogue's key) and data-t-attr (attributes to translate); everything drawn later asks words.t. */
 import { data } from "./context.js";
-import { makeWords, pickLanguage, LANGUAGES } from "../core/words.js";
+import { makeWords, pickLanguage, languageOf, LANGUAGES } from "../core/words.js";
 
 /** @typedef {import("../core/words.js").Lang} Lang */
 const KEY = "gonuts.language";
-const asked = new URLSearchParams(location.search).get("lang");
+const askedTag = new URLSearchParams(location.search).get("lang");
+const asked = askedTag === null ? null : languageOf(askedTag);
+/** A ?lang= that names none of the page's languages (said at start), or null. */
+export const unknownLanguage = askedTag !== null && !asked ? askedTag : null;
 /** @returns {string | null} */
 function remembered() { try { return localStorage.getItem(KEY); } catch (e) { return null; } }
 /** @param {string | null} x @returns {x is Lang} */
 const known = (x) => LANGUAGES.some((l) => l === x);
-const first = known(asked) ? asked : (() => { const r = remembered(); return known(r) ? r : pickLanguage(navigator.languages || [navigator.language]); })();
+/* A browser may list no languages (an empty navigator.languages) and still say its one in navigator.language. */
+const browsers = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+const first = asked || (() => { const r = remembered(); return known(r) ? r : pickLanguage(browsers); })();
 
 /** The catalogues as the page carries them (webpage.py messages: the keys once, each language's messages in
  * their order, English's plural forms only) made keyed again, each language when it is first asked for (most

@@ -39,14 +39,21 @@ export const savedOrder = () => {
 window.addEventListener("storage", (e) => { if (e.key === ORDER_KEY || e.key === null) order = null; });
 
 /* A write that fails (storage full, or off as in a private window) is said at once, with Export offered: the
- * game in memory stays as it is. */
+ * game in memory stays as it is. The warning stays until every write that failed has been saved since: a save of
+ * something else (another game, a Go Nuts! count) does not take it down. */
+/** @type {Set<string>} the keys whose last write failed, oldest first */
+const unsaved = new Set();
 export const store = {
-  /** @type {string | null} the key whose last write failed */
+  /** @type {string | null} the key whose failed write is the newest not saved since */
   failed: null,
-  /** Returns whether it was saved. @param {string} key @param {unknown} value */
-  set(key, value) {
+  /** Save; on failure say so (unless `quiet`: the caller keeps what it tried to save and says it itself).
+   * Returns whether it was saved. @param {string} key @param {unknown} value @param {{quiet?: boolean}} [how] */
+  set(key, value, how) {
     try {
-      localStorage.setItem(key, JSON.stringify(value)); store.failed = null; show($("unsaved"), false);
+      localStorage.setItem(key, JSON.stringify(value));
+      unsaved.delete(key);
+      store.failed = [...unsaved].pop() || null;
+      if (!unsaved.size) show($("unsaved"), false);
       if (tracked.has(key) && savedOrder()[0] !== key) {
         order = [key, ...savedOrder().filter((k) => k !== key)];
         try { localStorage.setItem(ORDER_KEY, JSON.stringify(order)); } catch (e) { /* a convenience */ }
@@ -54,6 +61,8 @@ export const store = {
       return true;
     }
     catch (e) {
+      if (how && how.quiet) return false;
+      unsaved.delete(key); unsaved.add(key);
       store.failed = key;
       const full = e instanceof Error && e.name === "QuotaExceededError";
       $("unsaved-why").textContent = full
@@ -64,6 +73,10 @@ export const store = {
     }
   },
 };
+
+/** What a tab says when storage is too full to set its running game aside: the game stays on screen (it is saved
+ * under its own key), and no other game is started. */
+export const fullToSetAside = () => t("This browser's storage is full: the game on screen could not be set aside, so it stays. Export it, or free some space, to start another.");
 
 /* Ask once that this site's storage be kept under pressure (a browser may clear it otherwise). */
 let persisting = false;

@@ -23,3 +23,21 @@ export function tap(fn) {
     fn(e);
   };
 }
+
+/** One game action at a time: a handler that takes time (a game's data decoding, a lock to wait for) ignores a
+ * second call until the first has ended, and the buttons that could start another (`buttons()`, read at the
+ * start) are disabled meanwhile. A double tap on Resume must not run Resume twice.
+ * @param {() => Iterable<Element>} buttons @returns {<A extends unknown[]>(fn: (...args: A) => Promise<unknown>) => (...args: A) => Promise<void>} */
+export function oneAtATime(buttons) {
+  let running = false;
+  return (fn) => async (...args) => {
+    if (running) return;
+    running = true;
+    const locked = [...buttons()].map((b) => /** @type {HTMLButtonElement} */ (b)).filter((b) => !b.disabled);
+    for (const b of locked) b.disabled = true;
+    try { await fn(...args); } finally {
+      running = false;
+      for (const b of locked) b.disabled = false;
+    }
+  };
+}

@@ -3,9 +3,10 @@
 import { core, PLAYERS, readingsFor } from "../../page/context.js";
 import { $, showError, fillSelect } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
-import { store, storageKey } from "../../page/storage.js";
+import { store, storageKey, fullToSetAside } from "../../page/storage.js";
 import { drawAdvice, readingText } from "../../page/advice.js";
 import { owner } from "../../page/owner.js";
+import { oneAtATime } from "../../page/taps.js";
 import { ready, wholeNumber, say, newRecord, youWin, drawBoard, moverAdvice, drawLog, turnText, drawOver, seatLabels,
   seatOptions, pushEntered, undoEntered, hold, playersText, register } from "../../page/games.js";
 
@@ -27,13 +28,17 @@ function coachSetupChanged() {
 fillSelect($("coach-players"), PLAYERS.map((p) => [p, playersText(p)]));
 $("coach-players").addEventListener("change", coachSetupChanged);
 coachSetupChanged();
-$("coach-setup").addEventListener("submit", async (e) => {
-  e.preventDefault();
+/* Starting or resuming a game waits (its data decoding, the game's lock): one at a time. */
+const oneGameAction = oneAtATime(() => document.querySelectorAll("#coach-resume, #coach-setup button[type=submit]"));
+$("coach-setup").addEventListener("submit", (e) => { e.preventDefault(); startCoached(); });
+const startCoached = oneGameAction(async () => {
   const cfg = { players: Number($("coach-players").value), rules: $("coach-rules").value, seat: Number($("coach-seat").value) };
   try { await ready(cfg.players, cfg.rules); }
   catch (err) { showError($("coach-error"), say(err)); return; }
   await own.take(true);
-  if (coach.record && coach.record.events.length) store.set(ASIDE_KEY, coach.record);   // undoable: Resume
+  if (coach.record && coach.record.events.length && !store.set(ASIDE_KEY, coach.record, { quiet: true })) {   // undoable: Resume
+    showError($("coach-error"), fullToSetAside()); return;
+  }
   hold(coach, newRecord("coach", cfg));
   store.set(COACH_KEY, coach.record);
   showError($("coach-error"), "");
@@ -51,12 +56,16 @@ function drawAside() {
   if (ok) $("coach-resume").textContent = t("Resume the game set aside ({players} players, {n} entries)", { players: aside.players, n: aside.events.length });
   return ok ? aside : null;
 }
-$("coach-resume").addEventListener("click", async () => {
+$("coach-resume").addEventListener("click", () => { resumeAside(); });
+const resumeAside = oneGameAction(async () => {
   const aside = drawAside();
+  if (!aside) return;
   try { core.replay(aside); await ready(aside.players, aside.rules); }
   catch (err) { showError($("coach-error"), t("That game cannot be resumed: {why}", { why: say(err) })); return; }
   await own.take(true);
-  store.set(ASIDE_KEY, coach.record && coach.record.events.length ? coach.record : null);
+  if (!store.set(ASIDE_KEY, coach.record && coach.record.events.length ? coach.record : null, { quiet: true })) {
+    showError($("coach-error"), fullToSetAside()); return;
+  }
   hold(coach, aside);
   store.set(COACH_KEY, coach.record);
   $("coach-new").open = false;

@@ -4,7 +4,7 @@
  * saved like an entry, and Undo takes it back. */
 import { core } from "../../page/context.js";
 import { $, el, showError } from "../../page/dom.js";
-import { t } from "../../page/i18n.js";
+import { t, onLanguage } from "../../page/i18n.js";
 import { rollButton } from "./faces.js";
 import { describe, say, sayEntry, wholeNumber } from "../../page/games.js";
 import { GonutsInputError } from "../../core/errors.js";
@@ -14,8 +14,12 @@ import { GonutsInputError } from "../../core/errors.js";
 /** @typedef {import("../../core/types.js").State} State */
 /** @typedef {{record: () => (GameRecord & {names: string[]}) | null, commit: (events: GameEvent[], i: number) => void}} Host */
 
-/** @type {{i: number, ev: GameEvent | null, host: Host | null, events: GameEvent[] | null}} */
-const open = { i: -1, ev: null, host: null, events: null };
+/* The editor belongs to the game as it was when it opened (`on`: the record, its events and their number): once
+ * the game on screen is another (Play again, a game resumed, another tab's copy) or has another entry, the
+ * editor and its question close, and an answer still on its way changes nothing. */
+/** @type {{i: number, ev: GameEvent | null, host: Host | null, events: GameEvent[] | null, tried: GameEvent | null,
+ *   on: {record: GameRecord, events: GameEvent[], len: number} | null}} */
+const open = { i: -1, ev: null, host: null, events: null, tried: null, on: null };
 const box = () => $("table-change");
 
 /** Close the editor. */
@@ -23,10 +27,19 @@ export function closeChange() {
   if (!open.ev) return;                     // not open (open.ev is set while it is)
   box().hidden = true;
   $("table-change-options").replaceChildren();
-  open.ev = null; open.events = null;
+  open.ev = null; open.events = null; open.on = null;
 }
-/** Whether the editor is open on a game of these events. @param {GameEvent[]} events */
-export const changing = (events) => !box().hidden && !!open.host && open.host.record()?.events === events;
+/** Whether the editor is open, on the game on screen as it was when it opened. */
+export const changing = () => {
+  const on = open.on, r = open.host && open.host.record();
+  return !box().hidden && !!on && r === on.record && r.events === on.events && r.events.length === on.len;
+};
+/** Close the editor unless its game is still the one on screen, as it was; returns whether it still is. */
+function stillOpen() {
+  if (changing()) return true;
+  closeChange();
+  return false;
+}
 
 /** The state before entry i: a replay of the entries before it. @param {GameRecord} r @param {number} i @returns {State} */
 const stateBefore = (r, i) => core.replay({ ...r, events: r.events.slice(0, i) });
@@ -34,9 +47,11 @@ const stateBefore = (r, i) => core.replay({ ...r, events: r.events.slice(0, i) }
 /** Try the game with entry i made `ev`: all later entries that still fit are kept; if some do not, say which and
  * ask. @param {GameEvent} ev */
 function attempt(ev) {
+  if (!stillOpen()) return;
   const host = /** @type {Host} */ (open.host), r = /** @type {GameRecord & {names: string[]}} */ (host.record()), i = open.i;
   showError($("table-change-error"), "");
   $("table-change-drop").hidden = true;
+  open.tried = ev;
   const ctx = core.context(r), st = stateBefore(r, i);
   try { core.apply(st, ev, i, ctx); } catch (e) { showError($("table-change-error"), sayEntry(e)); return; }
   const events = [...r.events.slice(0, i), ev, ...r.events.slice(i + 1)];
@@ -57,7 +72,7 @@ export function openChange(host, i) {
   const r = host.record();
   if (!r || !(i >= 0 && i < r.events.length)) return;
   const ev = r.events[i], st = stateBefore(r, i);
-  Object.assign(open, { i, ev, host, events: null });
+  Object.assign(open, { i, ev, host, events: null, on: { record: r, events: r.events, len: r.events.length } });
   $("table-change-title").textContent = t("Change entry {k}: {what}", { k: i + 1, what: describe(ev, r.names) });
   showError($("table-change-error"), "");
   $("table-change-drop").hidden = true;
@@ -90,6 +105,7 @@ export function openChange(host, i) {
 
 $("table-change-number").addEventListener("submit", (e) => {
   e.preventDefault();
+  if (!stillOpen()) return;
   const ev = /** @type {GameEvent} */ (open.ev);
   try {
     const n = wholeNumber($("table-change-n").value, ev.nuts !== undefined ? t("Acorns collected") : t("Points banked"));
@@ -98,8 +114,15 @@ $("table-change-number").addEventListener("submit", (e) => {
 });
 $("table-change-drop-yes").addEventListener("click", () => {
   const events = open.events, host = open.host, i = open.i;
-  if (!events || !host) return;
+  if (!events || !host || !stillOpen()) return;
   closeChange();
   host.commit(events, i);
 });
 $("table-change-cancel").addEventListener("click", closeChange);
+/* Another language: the open editor is drawn again in it, its question too. */
+onLanguage(() => {
+  if (!changing()) return;
+  const host = /** @type {Host} */ (open.host), asked = open.events ? open.tried : null;
+  openChange(host, open.i);
+  if (asked) attempt(asked);
+});

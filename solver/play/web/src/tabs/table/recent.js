@@ -53,25 +53,27 @@ export const recent = () => (cache || load()).list;
 /** Their summaries, in the same order. @returns {Line[]} */
 export const lines = () => (cache || load()).lines;
 
-/** Keep a list (dropping the oldest while storage is full). @param {GameRecord[]} list @param {Line[]} ls */
+/** Keep a list, or nothing (storage full): no game is ever dropped to make room, and the caller keeps the game it
+ * was setting aside on screen. Returns whether it was kept. @param {GameRecord[]} list @param {Line[]} ls */
 function save(list, ls) {
-  while (!store.set(RECENT_KEY, list) && list.length > 1) { list.pop(); ls.pop(); }
+  if (!store.set(RECENT_KEY, list, { quiet: true })) return false;
   try { localStorage.setItem(LINES_KEY, JSON.stringify(ls)); } catch (e) { /* a cache: rebuilt when read */ }
   cache = { list, lines: ls };
+  return true;
 }
-/** Put a game at the top of the list (a new game never discards the running one).
- * @param {GameRecord | null} record @param {State | null} [st] */
+/** Put a game at the top of the list (a new game never discards the running one). Returns whether it is kept
+ * there (false: storage is full, and nothing changed). @param {GameRecord | null} record @param {State | null} [st] */
 export function setAside(record, st) {
-  if (!record || !record.events.length) return;
+  if (!record || !record.events.length) return true;
   const c = cache || load();
-  save([record, ...c.list].slice(0, RECENT_MAX), [lineOf(record, st || undefined), ...c.lines].slice(0, RECENT_MAX));
+  return save([record, ...c.list].slice(0, RECENT_MAX), [lineOf(record, st || undefined), ...c.lines].slice(0, RECENT_MAX));
 }
-/** Take game i out of the list, putting `instead` (the running game) at its top.
- * @param {number} i @param {GameRecord | null} instead @param {State | null} st */
+/** Take game i out of the list, putting `instead` (the running game) at its top. Returns whether it was done
+ * (false: storage is full, and nothing changed). @param {number} i @param {GameRecord | null} instead @param {State | null} st */
 export function takeOut(i, instead, st) {
   const c = cache || load();
   const list = c.list.slice(), ls = c.lines.slice();
   list.splice(i, 1); ls.splice(i, 1);
   if (instead && instead.events.length) { list.unshift(instead); ls.unshift(lineOf(instead, st || undefined)); }
-  save(list.slice(0, RECENT_MAX), ls.slice(0, RECENT_MAX));
+  return save(list.slice(0, RECENT_MAX), ls.slice(0, RECENT_MAX));
 }

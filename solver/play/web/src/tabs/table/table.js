@@ -7,9 +7,9 @@
 import { core, PLAYERS } from "../../page/context.js";
 import { $, el, show, showError, fillSelect, afterPaint } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
-import { store, keepStorage } from "../../page/storage.js";
+import { store, keepStorage, fullToSetAside } from "../../page/storage.js";
 import { openTab, onShown } from "../../page/tabs.js";
-import { tap, redrawn } from "../../page/taps.js";
+import { tap, redrawn, oneAtATime } from "../../page/taps.js";
 import { cleanName, graphemes } from "../../page/names.js";
 import { drawAdvice, tossUp } from "../../page/advice.js";
 import { showGrid, warmGrids, onRoll } from "./grids.js";
@@ -61,26 +61,35 @@ function drawRecent() {
     return el("li", {}, el("bdi", { text }), " ", resume);
   }));
 }
+/* Starting or resuming a game waits (its data decoding, the game's lock): one at a time, the buttons that could
+ * start another disabled meanwhile. */
+const oneGameAction = oneAtATime(() => document.querySelectorAll("#table-recent-list button, #table-again, #table-setup button[type=submit]"));
 /** @param {number} i */
-async function resumeRecent(i) {
+const resumeRecent = oneGameAction(async (/** @type {number} */ i) => {
   const r = recent()[i];
   try { core.replay(r); checkTable(r); await ready(r.players, r.rules); }
   catch (err) { showError($("table-setup-error"), t("That game cannot be resumed: {why}", { why: say(err) })); return; }
   await own.take(true);
-  takeOut(i, table.record, table.st);
+  if (recent()[i] !== r) return;                          // another tab changed the list meanwhile: tap again
+  if (!takeOut(i, table.record, table.st)) { showError($("table-setup-error"), fullToSetAside()); return; }
+  showError($("table-setup-error"), "");
   hold(table, r); table.nuts = 0;
   save();
   $("table-new").open = false;
   drawRecent();
   drawTable();
-}
+});
 
 /** Start a new game (the form's, or Play again's); the running one is set aside, never discarded.
  * @param {import("./setup.js").Setup} s */
-async function begin(s) {
+const begin = oneGameAction(async (/** @type {import("./setup.js").Setup} */ s) => {
   await ready(s.players, s.rules);
   await own.take(true);
-  setAside(table.record, table.st);
+  if (!setAside(table.record, table.st)) {
+    showError(table.record && table.st && table.st.phase === "over" ? $("table-error") : $("table-setup-error"), fullToSetAside());
+    return;
+  }
+  showError($("table-setup-error"), "");
   hold(table, newRecord("table", { players: s.players, rules: s.rules, seat: 0 }, { names: s.names, hints: s.hints, started: new Date().toISOString() }));
   table.nuts = 0;
   save();
@@ -92,7 +101,7 @@ async function begin(s) {
   drawRecent();
   drawTable();
   window.scrollTo(0, 0);
-}
+});
 initSetup(begin);
 /** @type {import("../../page/games.js").Entered} */
 export const TABLE = { mode: "table", key: TABLE_KEY, state: table, draw: () => drawTable(),
@@ -223,7 +232,7 @@ function drawTable() {
   drawOver(r, st);
   const notes = notesOf(r);
   drawLog($("table-log"), r, names, { note: (i) => { const n = notes[i]; return n ? noteText(n, names) : null; }, change: true });
-  if (!changing(r.events)) closeChange();
+  if (!changing()) closeChange();
   drawSaid();
   const following = own.following();
   if (following || wasFollowing) {           // controls are made enabled: only a follower's (or a former one's) need a pass
@@ -244,7 +253,8 @@ function drawOver(r, st) {
   const over = $("table-over");
   show(over, st.phase === "over");
   if (st.phase !== "over") { over.dataset.drawn = ""; over.removeAttribute("aria-busy"); return; }
-  const drawn = `${r.started}|${r.events.length}|${words.lang}|${JSON.stringify(r.names)}`;
+  // the entries themselves: a changed past entry of a finished game changes its score and its reviews
+  const drawn = `${r.started}|${JSON.stringify(r.events)}|${words.lang}|${JSON.stringify(r.names)}`;
   if (over.dataset.drawn === drawn) return;
   over.dataset.drawn = drawn;
   const total = el("p", { class: "total" }, el("bdi", { text: r.names[/** @type {number} */ (st.winner)] }), ` ${t("wins, {scores}.", { scores: st.scores.join(" \u2013 ") })}`);
@@ -305,9 +315,11 @@ function lastEdit(r) {
 function commitChange(events, i) {
   const r = rec();
   edits.push({ record: r, before: r.events, len: events.length, last: events[events.length - 1], k: i });
+  const counting = table.st && table.st.phase === "nuts" && events.length === r.events.length;
   r.events = events;
   hold(table, r);
-  table.nuts = 0;
+  // a change before a Go Nuts! round still being counted keeps the count, as a reload would; any other resets it
+  if (!(counting && state().phase === "nuts")) { table.nuts = 0; saveNuts(); }
   save();
   showError($("table-error"), "");
   sayNow(t("Entry {k} changed: {what}", { k: i + 1, what: describe(events[i], r.names) }));
