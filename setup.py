@@ -7,13 +7,22 @@ editable install on a machine without a compiler skips them (the kernel is then 
 the command says what to install); set ``GONUTS_SOLVE_REQUIRE_KERNEL=1`` to make a failed compile fail the
 build, as the wheel builds do.
 """
+import importlib.util
 import os
 import sys
 import sysconfig
+from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_ext import build_ext
+from setuptools.errors import CompileError
+
+# The check of what a compiler wrote, shared with the first-use compile; loaded by its path (no numpy here).
+_spec = importlib.util.spec_from_file_location("libformat", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                         "solver", "engine", "libformat.py"))
+libformat = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(libformat)
 
 GCC_FLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math", "-std=c99"]
 MSVC_FLAGS = ["/O2", "/fp:precise", "/std:c11"]
@@ -43,6 +52,12 @@ class BuildKernels(build_ext):
             ext.extra_compile_args = GCC_FLAGS + (["-mavx"] if avx else [])
             ext.libraries = ["m"] if sys.platform != "win32" else []
         super().build_extension(ext)
+        path = self.get_ext_fullpath(ext.name)
+        wrong = libformat.not_a_library(Path(path))
+        if wrong is not None:          # never a wheel with a kernel that is no library (optional: left out)
+            if os.path.exists(path):
+                os.remove(path)
+            raise CompileError(f"the compiler exited 0 but {wrong} for {ext.name}")
 
 
 class PlatformWheel(bdist_wheel):

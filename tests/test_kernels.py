@@ -163,3 +163,52 @@ def test_a_cc_that_names_no_program_is_refused_and_one_with_arguments_works(tmp_
     p = _run(["build", "--target", "6", "--out", str(tmp_path / "b.npz")], env)
     assert p.returncode == 0 and "compiling" in p.stderr, p.stderr
     assert (tmp_path / "ccache").is_dir()
+
+
+def _fake_cc(folder: Path, writes: str | None) -> Path:
+    """A "compiler" that exits 0 and writes ``writes`` to its -o file (nothing when None)."""
+    cc = folder / "fakecc"
+    body = "" if writes is None else f"open(out, 'w').write({writes!r})"
+    cc.write_text(f"#!{sys.executable}\nimport sys\nargs = sys.argv[1:]\nif '--version' in args:\n    print('fakecc 1')\n"
+                  f"    sys.exit(0)\nout = args[args.index('-o') + 1]\n{body}\n")
+    cc.chmod(0o755)
+    return cc
+
+
+@pytest.mark.parametrize("writes, said", [(None, "wrote no library"), ("", "wrote an empty file"),
+                                          ("int main;\n", "wrote a file that is not a shared library")])
+def test_a_cc_that_exits_0_without_a_library_is_refused_in_one_line(tmp_path, writes, said):
+    env = {**os.environ, "GONUTS_SOLVE_CACHE": str(tmp_path / "cache"), "CC": str(_fake_cc(tmp_path, writes)),
+           "GONUTS_SOLVE_KERNEL": "compile"}
+    p = _run(["build", "--target", "6", "--out", str(tmp_path / "t.npz")], env)
+    assert p.returncode == 1 and p.stderr.strip().splitlines()[-1] == (
+        f"gonuts-solve: error: compiling the solver kernel with fakecc exited 0 but {said}: set CC to a C compiler "
+        "(gcc, clang) or unset it"), p.stderr
+    assert "Traceback" not in p.stderr and not (tmp_path / "t.npz").exists()
+    assert not list((tmp_path / "cache").rglob("*.so"))                  # nothing kept as the kernel
+
+
+@pytest.mark.slow
+@pytest.mark.source
+def test_a_wheel_never_carries_a_kernel_that_is_no_library(tmp_path):
+    """setup.py with a $CC that writes text: the optional kernels are left out (the wheel is then
+    py3-none-any and compiles at first use), and where a kernel is required the build fails."""
+    cc = _fake_cc(tmp_path, "not a library\n")
+    env = {**os.environ, "CC": str(cc), "LDSHARED": f"{cc} -shared"}
+    env.pop("GONUTS_SOLVE_REQUIRE_KERNEL", None)
+    src = tmp_path / "src"                  # a copy of the tracked files: no earlier build/ to reuse a kernel from
+    for name in subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.splitlines():
+        if name.startswith(("setup.py", "pyproject.toml", "README.md", "solver/", "tables/", "cli.py")):
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, src / name)
+    args = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"), str(src)]
+    p = subprocess.run(args, env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
+    assert not [n for n in __import__("zipfile").ZipFile(wheel).namelist() if "_kernels_" in n]
+    wheel.unlink()
+    p = subprocess.run(args, env={**env, "GONUTS_SOLVE_REQUIRE_KERNEL": "1"}, capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode != 0 and "exited 0 but wrote a file that is not a shared library" in p.stderr + p.stdout
+    assert not list((tmp_path / "dist").glob("*.whl"))

@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.engine.libformat import not_a_library
 from solver.engine.settings import (  # noqa: F401 (the kernel's settings)
     compile_timeout,
     compiler,
@@ -207,6 +208,10 @@ def _compile(cc: list[str], path: Path) -> float:
         if p.returncode != 0:
             first = (p.stderr.strip().splitlines() or ["no message"])[0]
             raise CompileError(f"compiling the solver kernel with {name} failed: {first}")
+        wrong = not_a_library(built)
+        if wrong is not None:
+            raise CompileError(f"compiling the solver kernel with {name} exited 0 but {wrong}: set CC to a C "
+                               "compiler (gcc, clang) or unset it")
 
         def write(fh):
             if hasattr(os, "fchmod"):                   # POSIX: readable and runnable by its owner only
