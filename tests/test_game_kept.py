@@ -5,7 +5,6 @@ opened on), the end banner and the Go Nuts! count after a change, and the page's
 Each case here lost or altered a game, or showed a wrong word, on the page before these rules."""
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -320,4 +319,26 @@ def test_the_open_change_editor_and_its_question_follow_the_language(browser, pa
     assert page.inner_text("#table-change-title").startswith("Eingabe 1 \u00e4ndern")
     assert "Entry" not in page.inner_text("#table-change-drop-text")
     assert page.inner_text("#table-change-drop-text").endswith("?")
+    phone.close()
+
+
+# -- the game to review ------------------------------------------------------------------------------------
+
+def test_after_play_again_and_a_reload_review_opens_on_the_finished_game(browser, page_file):
+    phone = Phone.open(browser, page_file)
+    page = phone.page
+    phone.start(players=2, names=("Ann", "Bo"))
+    for sel in ("[data-roll='2-2-1']", "#table-stop"):                  # Ann decides once: a decision to review
+        phone.tap(sel)
+    page.get_by_role("spinbutton", name="Or the whole turn as points banked").fill("50")
+    page.locator("#table-bank button[type=submit]").tap()               # Bo wins
+    page.wait_for_selector("#table-again")
+    finished = page.evaluate("window.gonuts.record('table')")
+    phone.tap("#table-again")
+    until(page, "r.events.length === 0")
+    reopen(phone, "review")
+    assert page.evaluate("document.getElementById('rev-source').value") == "recent"
+    assert page.evaluate("window.gonuts.record('recent')") == finished
+    assert "No game to review" not in page.inner_text("#rev-out")
+    assert page.locator("#rev-out .dec").count() == 1 and "Bo won" in page.inner_text("#rev-out")
     phone.close()

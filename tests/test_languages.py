@@ -166,3 +166,93 @@ def test_the_language_follows_the_browser_then_the_select_and_is_remembered(brow
 def test_the_glance_holds_in_german_at_320x568(browser, page_file):
     seen = glance_game(browser, page_file, [(320, 568)], seed=135, fragment="?lang=de", tag="de-table")
     assert seen["decide"] >= 30 and seen["roll"] >= 60, seen
+
+
+# Every control and line in the open panel, in view: whole (its text not cut by its box) and not covered (what the
+# screen shows at its centre is itself). The strip's names are left out of "whole": they are short forms on purpose.
+LOOK_WHOLE = """() => {
+  const panel = document.querySelector('main section[role=tabpanel]:not([hidden])');
+  const shown = (e) => { const b = e.getBoundingClientRect(); return b.width > 1 && b.height > 1 && b.bottom > 0 && b.top < innerHeight
+    && getComputedStyle(e).visibility !== 'hidden' && !e.closest('[hidden]') && e.checkVisibility() && !clipped(e); };
+  const clipped = (e) => { for (let a = e; a; a = a.parentElement) if (getComputedStyle(a).clipPath !== 'none') return true; return false; };
+  const what = (e) => (e.id ? '#' + e.id : e.tagName.toLowerCase() + '.' + e.className) + ' ' + (e.innerText || e.value || '').slice(0, 40);
+  const cut = [], covered = [];
+  const canvas = document.createElement('canvas').getContext('2d');
+  for (const e of panel.querySelectorAll('button, select, summary, label, p, .turnline, li, td, th')) {
+    if (!shown(e)) continue;
+    if (!e.closest('#table-pad') && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible') cut.push(what(e));
+    if (e.tagName === 'SELECT' && e.selectedOptions[0]) {
+      const cs = getComputedStyle(e); canvas.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      const room = e.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;   // the arrow
+      if (canvas.measureText(e.selectedOptions[0].text).width > room) cut.push(what(e));
+    }
+    const b = e.getBoundingClientRect();
+    const x = Math.min(Math.max(b.left + b.width / 2, 1), innerWidth - 1), y = Math.min(Math.max(b.top + Math.min(b.height / 2, 12), 1), innerHeight - 1);
+    const top = document.elementFromPoint(x, y);
+    if (top && !e.contains(top) && !top.contains(e) && !top.closest('nav.tabs')) covered.push(what(e) + ' under ' + what(top));
+  }
+  return {cut, covered, width: document.documentElement.scrollWidth};
+}"""
+
+
+@pytest.fixture(scope="module")
+def three_page(cache, tmp_path_factory):
+    """The page of a 3-player family (the shipped 3-player tables)."""
+    import os
+    import subprocess
+    out = tmp_path_factory.mktemp("three") / "gonuts.html"
+    p = subprocess.run([sys.executable, "-m", "cli", "web", "--players", "3", "--out", str(out)], capture_output=True,
+                       text=True, timeout=600, cwd=Path(__file__).resolve().parent.parent,
+                       env={**os.environ, "GONUTS_SOLVE_CACHE": str(cache)})
+    assert p.returncode == 0, p.stderr
+    return out
+
+
+def test_a_german_family_at_320x568_sees_every_label_whole_and_nothing_covered(browser, three_page):
+    phone = Phone.open(browser, three_page, (320, 568), "?lang=de")
+    page, seen = phone.page, []
+
+    def look(step):
+        for y in range(0, page.evaluate("document.documentElement.scrollHeight"), 400):   # every screenful
+            page.evaluate(f"window.scrollTo(0, {y})")
+            got = page.evaluate(LOOK_WHOLE)
+            assert got["width"] <= 320, (step, got)
+            assert got["cut"] == [] and got["covered"] == [], (step, y, got)
+        page.evaluate("window.scrollTo(0, 0)")
+        seen.append(step)
+    page.locator("#tab-table").tap()
+    if not page.evaluate("document.getElementById('table-new').open"):
+        page.locator("#table-new summary").tap()
+    page.select_option("#table-players", "3")
+    look("setup")
+    for i, name in enumerate(("Großmutter Hildegard", "Zoë", "Großvater Ingo")):
+        page.fill(f"#table-name-{i}", name)
+    page.locator("#table-setup button[type=submit]").tap()
+    page.wait_for_selector("#table-game:not([hidden])")
+    phone.tap("[data-roll='2-2-1']")
+    look("a decision")
+    phone.tap("#table-roll")
+    phone.tap("[data-roll='0-0-4']")                                    # all cars: said
+    assert page.is_visible("#table-said")
+    look("all cars said")
+    phone.tap("[data-roll='0-5-0']")                                    # Go Nuts!: said, and the count
+    look("a Go Nuts! count")
+    phone.tap("#table-nuts-five")
+    phone.tap("#table-nuts-done")
+    page.locator("#table-log-box summary").tap()
+    page.locator("#table-log button.change").first.tap()
+    look("a past entry being changed")
+    page.locator("#table-change-cancel").tap()
+    for n in (30, 20, 50):
+        page.fill("#table-bank-n", str(n))
+        page.locator("#table-bank button[type=submit]").tap()
+    page.wait_for_selector("#table-again")
+    look("the end")
+    phone.tap("#table-again")
+    page.locator("#table-history summary").tap()
+    look("Play again, the history open")
+    page.locator("#tab-review").tap()
+    look("the review")
+    assert len(seen) == 8
+    assert phone.errors == []
+    phone.close()

@@ -325,11 +325,16 @@ def test_a_history_csv_keeps_every_text_field_a_text(browser, page_file, tmp_pat
     page = context.new_page()
     page.goto(page_file.as_uri())
     page.wait_for_function("window.gonuts !== undefined")
-    names = ["a;=2+5;", "=2+5", "-1", "+1", "@x", "\tx", "\rx", "Ann"]
+    names = ["a;=2+5;", "=2+5", "-1", "+1", "@x", "\tx", "\rx", "Ann", "a,+1", "b\t@x", "c\n-2", "Jean-Luc"]
     cells = page.evaluate("(values) => values.map((v) => gonuts.text.csvCell(v))", [*names, 0.5, -0.25])
     context.close()
-    assert cells[:8] == ['"a;=2+5;"', '"\'=2+5"', '"\'-1"', '"\'+1"', '"\'@x"', '"\'\tx"', '"\'\rx"', '"Ann"']
-    assert cells[8:] == ["0.5", "-0.25"]
+    assert cells[:8] == ['"a;\'=2+5;"', '"\'=2+5"', '"\'-1"', '"\'+1"', '"\'@x"', '"\'\tx"', '"\'\rx"', '"Ann"']
+    assert cells[8:12] == ['"a,\'+1"', '"b\t\'@x"', '"c\n\'-2"', '"Jean-Luc"']
+    assert cells[12:] == ["0.5", "-0.25"]
+    for sep in (",", ";", "\t"):       # a spreadsheet reads quotes only at a field's start: split as it splits
+        line = sep.join(["1", *cells[:12], "2"])            # the text fields (a number may start with -)
+        for field in line.replace("\n", sep).split(sep):
+            assert not re.match(r'"?[=+\-@]', field), (sep, field)
 
 
 @pytest.mark.parametrize("stored", ['{"best": 5}', '{"last": {"mean": "x"}}', '{"daily": {"2026-12-01": "no"}}', '[]'])

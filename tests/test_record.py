@@ -288,3 +288,27 @@ def test_hostile_record_files_are_one_line_and_never_an_internal_error(tmp_path)
                            text=True, timeout=120)
         # a long path is shortened as every message is (errors.one_line): a deep temporary folder must not fail it
         assert p.returncode == 1 and p.stderr.strip() == f"gonuts-solve: error: {one_line(message)}", p.stderr[:300]
+
+
+def test_review_counts_entries_from_1_as_the_pages_log_does(tmp_path):
+    """The page's log numbers a game's entries 1, 2, ...; review's table and its costliest line use the same
+    numbers (its --json keeps "event", the index into the record's events)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    record = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "target": 50, "you": 0,
+              "mode": "table", "names": ["Ann", "Bo"], "hints": [True, True],
+              "events": [{"seat": 0, "roll": [0, 0, 5]}, {"seat": 1, "roll": [4, 0, 1]}, {"seat": 1, "choice": "stop"}]}
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(record))
+    root = Path(__file__).resolve().parent.parent
+    run = lambda *a: subprocess.run([sys.executable, "-m", "cli", "review", str(path), "--seat", "2", *a],  # noqa: E731
+                                    cwd=root, capture_output=True, text=True, timeout=300)
+    text, js = run(), run("--json")
+    assert text.returncode == 0 and js.returncode == 0, text.stderr + js.stderr
+    (decision,) = json.loads(js.stdout)["decisions"]
+    assert decision["event"] == 2                                      # the third event, the page's "entry 3"
+    row = next(line for line in text.stdout.splitlines() if line.split()[:1] == ["3"])
+    assert "stop" in row and "entry" in text.stdout.splitlines()[1]
+    assert "costliest: entry 3 (" in text.stdout or "costliest" not in text.stdout

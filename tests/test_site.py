@@ -386,12 +386,19 @@ def test_table_names_are_checked(browser, cache, tmp_path):
     c.page.goto(out.as_uri())
     c.page.wait_for_function("window.gonuts !== undefined")
     c.page.click("#tab-table")
-    for name, message in (("", "Player 2 needs a name"), ("x" * 21, "Player 2's name is longer than 20 characters"),
+    # the fields start empty, each with its default name as a placeholder (typing never appends to a name)
+    assert [c.page.input_value(f"#table-name-{i}") for i in range(3)] == ["", "", ""]
+    assert c.page.get_attribute("#table-name-1", "placeholder") == "Player 2"
+    for name, message in (("\u200b ", "Player 2 needs a name"), ("x" * 21, "Player 2's name is longer than 20 characters"),
                           ("Player 1", "Two players are called Player 1: give each a name of their own")):
         c.page.fill("#table-name-1", name)
         c.page.click("#table-setup button[type=submit]")
         assert c.page.inner_text("#table-setup-error") == message
         assert c.page.is_hidden("#table-game")
+    c.page.fill("#table-name-1", "")                                  # an empty field: its placeholder's name
+    c.page.click("#table-setup button[type=submit]")
+    c.page.wait_for_selector("#table-game:not([hidden])")
+    assert c.page.evaluate("window.gonuts.record('table').names") == ["Player 1", "Player 2", "Player 3"]
     c.close()
 
 

@@ -125,7 +125,12 @@ LOOK = """() => {
   const read = [...document.querySelectorAll('#table-pad .name, #table-pad .score, #table-turn .who, #table-turn .state, #table-verdict, .chances .num, #table-rolls .res')]
     .filter((e) => shown(e) && e.textContent).map((e) => [e.className || e.id, parseFloat(getComputedStyle(e).fontSize)]);
   const broken = [...document.querySelectorAll('#table-pad .score, #table-pad .name, .chances .num, #table-rolls .cars, #table-rolls .faces, #table-turn .state, #table-verdict, table.seats td')]
-    .filter((e) => shown(e) && e.textContent).filter((e) => { const b = e.getBoundingClientRect(), cs = getComputedStyle(e);
+    .filter((e) => shown(e) && e.textContent).filter((e) => {
+      if (e.tagName === 'TD') {              // a cell may be taller than its number (a long name wraps in its row)
+        const range = document.createRange(); range.selectNodeContents(e);
+        return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size > 1;
+      }
+      const b = e.getBoundingClientRect(), cs = getComputedStyle(e);
       const lh = parseFloat(cs.lineHeight) || 1.5 * parseFloat(cs.fontSize); return b.height > 1.6 * lh; }).map((e) => e.textContent);
   const style = (id) => { const b = q('#' + id), cs = getComputedStyle(b);
     return {advised: b.classList.contains('advised'), weight: Number(cs.fontWeight), border: parseFloat(cs.borderTopWidth),
@@ -416,6 +421,38 @@ def test_names_are_shown_isolated_and_hidden_characters_are_refused_or_removed(b
     phone.close()
 
 
+@pytest.mark.parametrize("hidden", ["\u200d", "\u200c", "\ufe0f", "\u034f"], ids=["ZWJ", "ZWNJ", "VS16", "CGJ"])
+def test_a_name_with_an_invisible_character_inside_is_refused_as_the_same_name(browser, page_file, hidden):
+    phone = Phone.open(browser, page_file, (320, 568))
+    page = phone.page
+    phone.start(players=2, names=("Cy", "Di"))                        # a game on screen: a refused form keeps it
+    phone.start(players=2, names=("Ann", f"An{hidden}n"))
+    assert "Two players are called" in page.text_content("#table-setup-error")
+    phone.close()
+
+
+def test_blank_and_overloaded_names_are_what_a_person_sees(browser, page_file):
+    """A blank Braille pattern is no name; a letter keeps at most the marks a script needs, so 20 letters
+    carrying 200 accents each stay within the strip; the page and review (solver/play/names.py) agree."""
+    from solver.play.names import MARKS_MAX, clean_name, name_key
+    phone = Phone.open(browser, page_file, (320, 568))
+    page = phone.page
+    phone.start(players=2, names=("Cy", "Di"))
+    phone.start(players=2, names=("\u2800\u2800", "Bo"))
+    assert "needs a name" in page.text_content("#table-setup-error")
+    zalgo = "".join("x" + "\u0301" * 200 for _ in range(20))
+    phone.start(players=2, names=(zalgo, "Bo"))
+    kept = page.evaluate("window.gonuts.record('table').names")[0]
+    assert kept == clean_name(zalgo) == ("x" + "\u0301" * MARKS_MAX) * 20
+    strip = page.evaluate("(() => { const b = document.querySelector('#table-pad .name').getBoundingClientRect(); "
+                          "return [b.top, b.bottom, document.documentElement.scrollWidth]; })()")
+    assert strip[0] >= 0 and strip[1] - strip[0] < 80 and strip[2] <= 320
+    names = ["Ann", "ANN", "An\u200dn", "Ａｎｎ", "Zoë", "Zoe\u0308", "I", "ı", "Straße", "STRASSE", "Bo\u00ad"]
+    same = page.evaluate("(ns) => ns.map((a) => ns.map((b) => gonuts.text.sameName(a, b)))", names)
+    assert same == [[name_key(a) == name_key(b) for b in names] for a in names]
+    phone.close()
+
+
 def test_undo_names_what_it_takes_back(browser, page_file):
     phone = Phone.open(browser, page_file, (390, 844))
     page = phone.page
@@ -465,7 +502,7 @@ def test_saved_games_of_two_sites_on_one_origin_never_touch(browser, page_file, 
     keys = page.evaluate("Object.keys(localStorage)")
     assert [k for k in keys if k.startswith("gonuts.table.v1@")] == [f"gonuts.table.v1@{a.parent.as_posix()}/"]
     assert all(f"@{a.parent.as_posix()}/" in k for k in keys if k.startswith("gonuts."))    # every key scoped
-    assert page.input_value("#table-name-0") == "Player 1"              # a's last table is not b's
+    assert page.input_value("#table-name-0") == "" and page.get_attribute("#table-name-0", "placeholder") == "Player 1"   # not a's last table
     phone.close()
 
 
@@ -763,4 +800,61 @@ def test_a_new_coached_or_played_game_never_discards_the_running_one(browser, pa
     page.wait_for_selector("#play-ask", state="hidden")
     assert page.evaluate("window.gonuts.record('play').seed") == 7
     assert page.evaluate("window.gonuts.record('play')")["events"][:len(mine["events"])] == mine["events"]
+    phone.close()
+
+
+def test_play_again_keeps_each_players_colour_and_says_the_review_per_decision(browser, page_file):
+    """Play again moves the next player to the first seat: each player keeps their colour all the same (seat 0's
+    blue went to the next player). The end says what a seat's decisions gave up per decision, not a sum."""
+    phone = Phone.open(browser, page_file, (390, 844))
+    page = phone.page
+    colour = """(name) => { const card = [...document.querySelectorAll('#table-pad .card')].find((c) =>
+        c.querySelector('.name').title === name || c.innerText.startsWith(name));
+        return getComputedStyle(card).boxShadow; }"""
+    phone.start(players=2, names=("Ann", "Bo"))
+    before = {name: page.evaluate(colour, name) for name in ("Ann", "Bo")}
+    assert before["Ann"] != before["Bo"]
+    phone.tap("[data-roll='2-2-1']")
+    phone.tap("#table-stop")                                            # Ann decides once
+    page.fill("#table-bank-n", "50")
+    page.locator("#table-bank button[type=submit]").tap()               # Bo wins
+    page.wait_for_selector("#table-over .seat-review")
+    ann = page.locator("#table-over .seat-review[data-seat='0']")
+    loss = float(ann.get_attribute("data-loss"))
+    assert ann.inner_text() == f"Ann: 1 decision; on average {loss:.2f} points of win probability given up per decision (0 is perfect)."
+    time.sleep(0.4)
+    phone.tap("#table-again")
+    page.wait_for_function("() => window.gonuts.record('table').names[0] === 'Bo'")
+    assert {name: page.evaluate(colour, name) for name in ("Ann", "Bo")} == before
+    assert page.evaluate("window.gonuts.record('table').colours") == [1, 0]
+    phone.close()
+
+
+def test_the_log_says_a_past_entry_can_be_changed(browser, page_file):
+    phone = Phone.open(browser, page_file, (320, 568))
+    phone.start(players=2, names=("Ann", "Bo"))
+    assert phone.page.inner_text("#table-log-box summary") == "Game log: change any entry here"
+    phone.close()
+
+
+def test_the_dice_icons_stand_out_on_a_dark_roll_button(browser, page_file, tmp_path):
+    """The acorn and the squirrel are brown: on a dark button each icon has an edge of at least 4.5:1 contrast
+    with the button (measured on a screenshot of the icon, against the button's own background)."""
+    from matplotlib.image import imread
+    phone = Phone.open(browser, page_file, (390, 844), scheme="dark")
+    page = phone.page
+    phone.start(players=2, names=("Ann", "Bo"))
+
+    def luminance(rgb):
+        c = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4 for x in rgb[:3]]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+    bg = page.evaluate("getComputedStyle(document.querySelector(\"[data-roll='2-2-1']\")).backgroundColor")
+    back = luminance([int(x) / 255 for x in bg[bg.index("(") + 1:bg.index(")")].split(",")[:3]])
+    for face in ("f0", "f1"):
+        shot = tmp_path / f"{face}.png"
+        page.locator(f"[data-roll='2-2-1'] .ic.{face}").screenshot(path=str(shot), scale="css")
+        image = imread(shot)
+        pixels = image.reshape(-1, image.shape[-1])
+        best = max((max(luminance(p), back) + 0.05) / (min(luminance(p), back) + 0.05) for p in pixels)
+        assert best >= 4.5, (face, best)
     phone.close()

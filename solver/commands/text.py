@@ -191,16 +191,17 @@ def review(rv) -> str:
         else "game in progress"
     whose = f"you at seat {r.you + 1}" if who == "you" else f"{who} reviewed"
     lines = [f"{r.rules.describe()}; {whose}; {status}, {' - '.join(map(str, r.scores))}",
-             f"{'event':>5}  {'scores (yours first)':<22}{'turn':>5}{'dice':>5}  {'you':<5} {'optimal':<8}"
+             f"{'entry':>5}  {'scores (yours first)':<22}{'turn':>5}{'dice':>5}  {'you':<5} {'optimal':<8}"
              f"{'win if roll':>12}{'if stop':>10}{'loss':>8}"]
     for d in rv.decisions:
-        lines.append(f"{d.event:>5}  {'-'.join(map(str, d.scores)):<22}{d.turn:>5}{d.dice:>5}  {d.taken:<5} "
+        # entries counted from 1, as the page's log counts them (--json keeps "event", the index into "events")
+        lines.append(f"{d.event + 1:>5}  {'-'.join(map(str, d.scores)):<22}{d.turn:>5}{d.dice:>5}  {d.taken:<5} "
                      f"{d.optimal:<8}{pct(d.win_if_roll):>12}{pct(d.win_if_stop):>10}{d.loss_points:>8.2f}")
     lines.append(f"{len(rv.decisions)} decisions; total given up: {rv.total_loss_points:.2f} points of win "
                  "probability")
     worst = rv.costliest()
     if worst:
-        lines.append("costliest: " + "; ".join(f"event {d.event} ({d.taken} at {'-'.join(map(str, d.scores))}, "
+        lines.append("costliest: " + "; ".join(f"entry {d.event + 1} ({d.taken} at {'-'.join(map(str, d.scores))}, "
                                                 f"{d.turn} points, {d.dice} dice: {d.loss_points:.2f})" for d in worst))
     lines.append(luck_line(rv))
     return "\n".join(lines)

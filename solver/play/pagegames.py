@@ -15,6 +15,7 @@ from solver.game.rules import N_DICE, preset
 from solver.lab.policies import maxpoints
 from solver.play import practice
 from solver.play.explain import nuts_means
+from solver.play.names import MARKS_MAX, NAME_MAX
 from solver.play.pagevalues import SHIPPED_PAGE, encoded
 from solver.play.record import FORMAT, MAX_DEPTH, MAX_EVENTS, MAX_RECORD_BYTES, PAGE_TARGET, VERSION
 from solver.store.locate import shipped_dir
@@ -116,7 +117,8 @@ def page_data(tables, place=None) -> dict:
     target = targets.pop()
     return {"package_version": __version__, "readings": {r: reading_data(r) for r in READINGS},
             "record": {"format": FORMAT, "version": VERSION, "target": target, "default_target": PAGE_TARGET,
-                       "max_bytes": MAX_RECORD_BYTES, "max_depth": MAX_DEPTH, "max_events": MAX_EVENTS},
+                       "max_bytes": MAX_RECORD_BYTES, "max_depth": MAX_DEPTH, "max_events": MAX_EVENTS,
+                       "names": {"max": NAME_MAX, "marks": MARKS_MAX}},
             "precision": {str(d["players"]): d["start_win"]["precision"] for d in games.values()},
             "practice": practice.constants(), "rule_cards": rule_cards(set(games), target),
             "games": games}

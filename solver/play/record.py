@@ -39,6 +39,7 @@ from solver.game.moves import outcome
 from solver.game.rules import N_DICE, PRESETS, Rules, preset
 from solver.play.advise import advise
 from solver.play.luck import Split, split
+from solver.play.names import table_names
 
 FORMAT = "gonuts-game"
 VERSION = 1
@@ -251,9 +252,9 @@ def replay(record) -> Replay:
 
 
 def _names(names, N) -> tuple:
-    """The record's names if it has a string for every seat (the page writes them in table games), else ()."""
-    ok = isinstance(names, list) and len(names) == N and all(isinstance(x, str) and x.strip() for x in names)
-    return tuple(x.strip()[:40] for x in names) if ok else ()
+    """The record's names if it has one the page would accept for every seat (the page writes them in table
+    games), cleaned as the page cleans them (``names.table_names``), else ()."""
+    return table_names(names, N)
 
 
 def _event_value(rules, state, kind: str, value, own_turn: bool):

@@ -18,7 +18,7 @@ import { split } from "./luck.js";
 /** @typedef {import("./types.js").Split} Split */
 /** @typedef {import("./types.js").ValuesAt} ValuesAt */
 /** @typedef {{format: string, version: number, default_target: number, target: number, max_events: number,
- *   max_bytes: number, max_depth: number}} RecordRules the page's data.record */
+ *   max_bytes: number, max_depth: number, names: {max: number, marks: number}}} RecordRules the page's data.record */
 /** @typedef {{event: number, scores: number[], turn: number, dice: number, taken: string, optimal: string | null,
  *   win_if_roll: number | null, win_if_stop: number | null, loss_points: number}} Reviewed */
 /** @typedef {Split & {rules: string, players: number, target: number, you: number, seat: number, scores: number[],

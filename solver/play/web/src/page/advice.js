@@ -9,9 +9,11 @@ const TOSS_UP = 0.001;                       // under 0.1 percentage points apar
 export const tossUp = (a) => Math.abs(/** @type {number} */ (a.win_if_roll) - /** @type {number} */ (a.win_if_stop)) < TOSS_UP;
 
 const FACE_NAME = ["acorn", "squirrel", "car"];
+/* The faces' icons. The acorn's and the squirrel's browns have a cream edge: on a dark roll button they were hard
+ * to see (the edge is barely there on a light one). */
 export const FACE_SVG = [
-  '<svg viewBox="0 0 32 32" aria-hidden="true"><ellipse cx="16" cy="19" rx="8" ry="9.5" fill="#b5651d"/><path d="M5 14 Q16 3 27 14 Z" fill="#6b3e10"/><rect x="15" y="2" width="2.4" height="6" rx="1" fill="#6b3e10"/></svg>',
-  '<svg viewBox="0 0 32 32" aria-hidden="true"><path d="M20 29 C31 24 31 7 22 4 C15 2 13 10 18 14 C12 14 7 18 7 24 C7 28 10 29 12 29 Z" fill="#8a6d57"/><circle cx="11" cy="13" r="5" fill="#8a6d57"/><path d="M8 9 L9 5 L12 8 Z" fill="#8a6d57"/><circle cx="9.5" cy="12" r="1.2" fill="#1f1a14"/></svg>',
+  '<svg viewBox="0 0 32 32" aria-hidden="true"><g stroke="#f6e7cf" stroke-width="1.6" paint-order="stroke"><ellipse cx="16" cy="19" rx="8" ry="9.5" fill="#b5651d"/><path d="M5 14 Q16 3 27 14 Z" fill="#6b3e10"/><rect x="15" y="2" width="2.4" height="6" rx="1" fill="#6b3e10"/></g></svg>',
+  '<svg viewBox="0 0 32 32" aria-hidden="true"><g stroke="#f6e7cf" stroke-width="1.6" paint-order="stroke"><path d="M20 29 C31 24 31 7 22 4 C15 2 13 10 18 14 C12 14 7 18 7 24 C7 28 10 29 12 29 Z" fill="#8a6d57"/><circle cx="11" cy="13" r="5" fill="#8a6d57"/><path d="M8 9 L9 5 L12 8 Z" fill="#8a6d57"/></g><circle cx="9.5" cy="12" r="1.2" fill="#1f1a14"/></svg>',
   '<svg viewBox="0 0 32 32" aria-hidden="true"><path d="M5 19 L8.5 11 H23.5 L27 19 Z" fill="#c0392b"/><rect x="3" y="18" width="26" height="7" rx="2" fill="#c0392b"/><rect x="10" y="13" width="12" height="5" fill="#dbe9f4"/><circle cx="9" cy="26" r="3" fill="#222"/><circle cx="23" cy="26" r="3" fill="#222"/></svg>',
 ];
 /** One die showing face f (0 acorn, 1 squirrel, 2 car), named for screen readers. @param {number} f */

@@ -39,7 +39,7 @@ export function publish() {
     load: (players, rules) => core.load(players, rules === undefined ? "rulebook" : rules, fetchBytes).then(() => true),
     loaded: core.loaded,
     /** @param {string} mode */
-    record: (mode) => JSON.parse(JSON.stringify(recordOf(mode === "coach" || mode === "table" ? mode : "play"))),
+    record: (mode) => JSON.parse(JSON.stringify(recordOf(["coach", "table", "recent"].includes(mode) ? mode : "play"))),
     /** The page's own helpers that scripts and tests may check: a name comparison, a CSV field. */
     text: Object.freeze({ sameName, csvCell }),
     core,

@@ -1,12 +1,20 @@
 /* A player's name as a person sees it: bidirectional controls, invisible characters and other controls removed,
- * its length in what a person counts as characters (grapheme clusters), and one comparison in every language;
- * and any text a player typed as a spreadsheet cell (csvCell). */
+ * its length in what a person counts as characters (grapheme clusters), one comparison in every language that
+ * ignores what cannot be seen; and any text a player typed as a spreadsheet cell (csvCell).
+ * Twin: solver/play/names.py (clean_name, name_key; its NAME_MAX and MARKS_MAX reach the page as data.record.names). */
 const HIDDEN = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\u115f\u1160\u3164\uffa0]/gu;     // ZWNJ and ZWJ join letters and emoji
+const BLANK = /\u2800/gu;                                  // a blank Braille pattern shows as a space
 const VISIBLE = /[\p{L}\p{N}\p{S}\p{P}]/u;
+/** @type {Map<number, RegExp>} */
+const marksAfter = new Map();
 
-/** @param {unknown} text */
-export const cleanName = (text) => {
-  const name = String(text).normalize("NFC").replace(HIDDEN, "").replace(/\s+/g, " ").trim();
+/** A name as the page keeps it, or "" when nothing visible is left; a letter keeps at most `marks` combining
+ * marks (the page's data.record.names.marks: Vietnamese needs two, and 200 would spill over the lines around).
+ * @param {unknown} text @param {number} marks */
+export const cleanName = (text, marks) => {
+  if (!marksAfter.has(marks)) marksAfter.set(marks, new RegExp(`(\\p{M}{${marks}})\\p{M}+`, "gu"));
+  const name = String(text).normalize("NFC").replace(HIDDEN, "").replace(BLANK, " ")
+    .replace(/** @type {RegExp} */ (marksAfter.get(marks)), "$1").replace(/\s+/g, " ").trim();
   return VISIBLE.test(name) ? name : "";
 };
 /** @type {Intl.Segmenter | null | undefined} made on first use: it loads locale data */
@@ -42,14 +50,20 @@ export function shortNames(names) {
     return letters(best).length < g.length ? best : name;           // a short form no shorter than the name is the name
   });
 }
-/** One name in every browser language: Unicode's case mapping, not the locale's ("I" is "ı" in Turkish).
- * @param {string} a @param {string} b */
-export const sameName = (a, b) => a.normalize("NFKC").toLowerCase() === b.normalize("NFKC").toLowerCase();
-/** A CSV field: numbers as they are; every text field quoted (so no separator, comma or semicolon, splits it),
- * and one that a spreadsheet would run as a formula (a leading =, +, -, at sign, tab or CR) kept as
- * text by a leading apostrophe. @param {unknown} v */
+const IGNORED = /\p{Default_Ignorable_Code_Point}/gu;
+/** What a person sees of a name, to compare: compatibility forms folded, Unicode's case mapping (not the locale's:
+ * "I" is "ı" in Turkish), and nothing that cannot be seen ("Ann" with a joiner inside is "Ann").
+ * @param {string} name */
+export const nameKey = (name) => name.normalize("NFKC").toLowerCase().replace(IGNORED, "").replace(/\s+/g, " ").trim();
+/** One name in every browser language. @param {string} a @param {string} b */
+export const sameName = (a, b) => nameKey(a) === nameKey(b);
+/** A CSV field: numbers as they are; every text field quoted, and one that a spreadsheet would run as a formula
+ * (a leading =, +, -, at sign, tab or CR) kept as text by a leading apostrophe. A spreadsheet that splits on
+ * another separator (";" in many European locales, or a tab) reads quotes only at a field's start and so splits
+ * inside this one: a formula start after a comma, semicolon, tab or line break is kept as text the same way.
+ * @param {unknown} v */
 export const csvCell = (v) => {
   if (typeof v === "number" || typeof v === "boolean") return String(v);
-  const text = /^[=+\-@\t\r]/.test(String(v)) ? `'${v}` : String(v);
+  const text = String(v).replace(/^(?=[=+\-@\t\r])/, "'").replace(/([,;\t\r\n])(?=[=+\-@])/g, "$1'");
   return `"${text.replace(/"/g, '""')}"`;
 };

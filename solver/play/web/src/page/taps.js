@@ -25,8 +25,9 @@ export function tap(fn) {
 }
 
 /** One game action at a time: a handler that takes time (a game's data decoding, a lock to wait for) ignores a
- * second call until the first has ended, and the buttons that could start another (`buttons()`, read at the
- * start) are disabled meanwhile. A double tap on Resume must not run Resume twice.
+ * second call until the first has ended, and the buttons that could start another (`buttons()`, read at the start)
+ * are disabled meanwhile. A double tap on Resume must not run Resume twice (a double tap on an action that ends at
+ * once is `tap`'s to ignore: wrap its handler in both).
  * @param {() => Iterable<Element>} buttons @returns {<A extends unknown[]>(fn: (...args: A) => Promise<unknown>) => (...args: A) => Promise<void>} */
 export function oneAtATime(buttons) {
   let running = false;

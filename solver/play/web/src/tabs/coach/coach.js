@@ -6,7 +6,7 @@ import { t, words, onLanguage } from "../../page/i18n.js";
 import { store, storageKey, fullToSetAside } from "../../page/storage.js";
 import { drawAdvice, readingText } from "../../page/advice.js";
 import { owner } from "../../page/owner.js";
-import { oneAtATime } from "../../page/taps.js";
+import { oneAtATime, tap, redrawn } from "../../page/taps.js";
 import { ready, wholeNumber, say, newRecord, youWin, drawBoard, moverAdvice, drawLog, turnText, drawOver, seatLabels,
   seatOptions, pushEntered, undoEntered, hold, playersText, register } from "../../page/games.js";
 
@@ -56,7 +56,7 @@ function drawAside() {
   if (ok) $("coach-resume").textContent = t("Resume the game set aside ({players} players, {n} entries)", { players: aside.players, n: aside.events.length });
   return ok ? aside : null;
 }
-$("coach-resume").addEventListener("click", () => { resumeAside(); });
+$("coach-resume").addEventListener("click", tap(() => { resumeAside(); }));
 const resumeAside = oneGameAction(async () => {
   const aside = drawAside();
   if (!aside) return;
@@ -98,6 +98,7 @@ $("coach-do-roll").addEventListener("click", coachEntry(() => coachPush({ seat: 
 $("coach-do-stop").addEventListener("click", coachEntry(() => coachPush({ seat: you(), choice: "stop" })));
 $("coach-undo").addEventListener("click", () => undoEntered(COACH));
 function drawCoach() {
+  redrawn();                 // a second tap of a double tap on Resume lands on what this draws: ignored (page/taps.js)
   drawAside();
   const r = coach.record;
   $("coach-game").hidden = !r;

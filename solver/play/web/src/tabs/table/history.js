@@ -78,9 +78,10 @@ async function draw() {
   const body = [...stats.entries()].sort((a, b) => b[1].games - a[1].games || a[0].localeCompare(b[0])).map(([name, s]) =>
     el("tr", { "data-player": name, "data-games": String(s.games), "data-wins": String(s.wins),
                "data-mean-loss": String(s.decisions ? s.loss / s.decisions : 0), "data-luck": String(s.luck) },
-      el("th", { scope: "row" }, el("bdi", { text: name })), el("td", { text: String(s.games) }), el("td", { text: String(s.wins) }),
-      el("td", { text: s.decisions ? words.fixed(s.loss / s.decisions >= 0.005 ? s.loss / s.decisions : 0, 2) : "\u2013" }),
-      el("td", { text: `${s.luck >= 0 ? "+" : "\u2212"}${words.fixed(Math.abs(s.luck), 1)}` })));
+      el("th", { scope: "row" }, el("bdi", { text: name })), el("td", { "data-label": t("Games"), text: String(s.games) }),
+      el("td", { "data-label": t("Wins"), text: String(s.wins) }),
+      el("td", { "data-label": t("Mean loss"), text: s.decisions ? words.fixed(s.loss / s.decisions >= 0.005 ? s.loss / s.decisions : 0, 2) : "\u2013" }),
+      el("td", { "data-label": t("Luck"), text: `${s.luck >= 0 ? "+" : "\u2212"}${words.fixed(Math.abs(s.luck), 1)}` })));
   $("hist-stats").replaceChildren(el("table", {}, el("caption", { class: "sr", text: t("Statistics by player") }),
     el("thead", {}, head), el("tbody", {}, ...body)));
 }

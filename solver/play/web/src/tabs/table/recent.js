@@ -8,7 +8,7 @@ import { store, storageKey } from "../../page/storage.js";
 /** @typedef {{started: string, events: number, scores: number[], winner: number | null, over: boolean} | null} Line */
 
 export const TABLE_KEY = storageKey("gonuts.table.v1");
-const RECENT_KEY = `${TABLE_KEY}.recent`;
+export const RECENT_KEY = `${TABLE_KEY}.recent`;
 const LINES_KEY = `${RECENT_KEY}.lines`;
 export const RECENT_MAX = 50;
 

@@ -1,6 +1,7 @@
 /* What the dice just did, in one line, when the rules decide it: all cars, one die's acorn bringing every die
- * back, a Go Nuts! round begun. Said over the turn line for 2 s or until the next tap, announced to screen
- * readers (a status region), and kept in the log beside its entry. The notes of a game come from one replay
+ * back, a Go Nuts! round begun. Said under the turn line until the next entry (covering nothing: on the smallest
+ * phones it takes two or three lines), announced to screen readers (a status region), and kept in the log beside
+ * its entry. The notes of a game come from one replay
  * when it is held, then one step per entry. */
 import { core } from "../../page/context.js";
 import { $ } from "../../page/dom.js";
@@ -8,7 +9,6 @@ import { t } from "../../page/i18n.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
 /** @typedef {import("../../core/types.js").Note} Note */
-const SHOWN_MS = 2000;
 
 /** A note in words. @param {Note} note @param {string[]} names */
 export function noteText(note, names) {
@@ -34,7 +34,6 @@ export function notesOf(r) {
 }
 /** @type {string | null} what the last entry did, to be said by the next draw */
 let fresh = null;
-let timer = 0;
 /** An entry was made: its note kept, and said by the draw that follows.
  * @param {GameRecord} r @param {import("../../core/types.js").Context} ctx @param {{seat: number, t: number, n: number}} was
  * @param {import("../../core/types.js").State} now @param {number[] | undefined} roll @param {string[]} names */
@@ -48,11 +47,9 @@ export function sayNow(text) { fresh = text; }
 /** The draw's part: the fresh line shown (and announced), or the last one taken away. */
 export function drawSaid() {
   const box = $("table-said");
-  clearTimeout(timer);
   if (fresh) {
-    box.textContent = fresh;
+    if (box.textContent !== fresh) box.textContent = fresh;
     box.classList.add("on");
-    timer = window.setTimeout(() => { box.classList.remove("on"); box.textContent = ""; }, SHOWN_MS);
   } else if (box.classList.contains("on")) { box.classList.remove("on"); box.textContent = ""; }
   fresh = null;
 }

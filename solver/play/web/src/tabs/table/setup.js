@@ -1,16 +1,20 @@
 /* The Table tab's new-game form: players, rules, a name and an advice switch per seat. It starts from the last
  * table's players and settings (kept in this browser), and Play again starts the next game from the one that
  * ended: the same players, rules and switches, the next player in turn order first. */
-import { PLAYERS, readingsFor } from "../../page/context.js";
+import { PLAYERS, readingsFor, data } from "../../page/context.js";
 import { $, el, showError, fillSelect } from "../../page/dom.js";
 import { t } from "../../page/i18n.js";
-import { cleanName, graphemes, sameName } from "../../page/names.js";
+import { cleanName as clean, graphemes, sameName } from "../../page/names.js";
 import { ready, say, playersText } from "../../page/games.js";
 import { refuse } from "../../core/errors.js";
 import { storageKey } from "../../page/storage.js";
 
-/** @typedef {{players: number, rules: string, names: string[], hints: boolean[]}} Setup */
-export const NAME_MAX = 20;                    // characters as a person counts them
+/** The longest name, in letters as a person counts them (solver/play/names.py NAME_MAX, as the page's data). */
+export const NAME_MAX = data.record.names.max;
+/** A name as the page keeps it (page/names.js), with the marks a letter may carry from the page's data.
+ * @param {unknown} text */
+export const cleanName = (text) => clean(text, data.record.names.marks);
+/** @typedef {{players: number, rules: string, names: string[], hints: boolean[], colours?: number[]}} Setup */
 const SETUP_KEY = storageKey("gonuts.table-setup.v1");
 
 /** The last table's setup, if one is kept and has the shape of one (anything else is ignored: a convenience).
@@ -40,7 +44,7 @@ export function setupChanged(from) {
   $("table-names").replaceChildren(...Array.from({ length: n }, (_, i) => el("div", { class: "row" },
     el("label", { text: i === 0 ? t("Player {k} (moves first)", { k: 1 }) : t("Player {k}", { k: i + 1 }) },
       el("input", { id: `table-name-${i}`, type: "text", autocomplete: "off", dir: "auto", spellcheck: "false",
-                    value: old[i] !== undefined ? old[i] : t("Player {k}", { k: i + 1 }) })),
+                    value: old[i] !== undefined ? old[i] : "", placeholder: t("Player {k}", { k: i + 1 }) })),
     (() => { const box = /** @type {HTMLInputElement} */ (el("input", { id: `table-hint-${i}`, type: "checkbox" }));
              box.checked = hints[i] !== undefined ? hints[i] : true;
              return el("label", { class: "check" }, box, ` ${t("advice shown")}`); })())));
@@ -66,7 +70,8 @@ export function initSetup(begin) {
     const hints = [];
     try {
       for (let i = 0; i < n; i++) {
-        const name = cleanName($(`table-name-${i}`).value);
+        // an empty field is its placeholder's name ("Player 2"); one that holds only what cannot be seen is no name
+        const typed = $(`table-name-${i}`).value, name = typed.trim() ? cleanName(typed) : t("Player {k}", { k: i + 1 });
         if (!name) refuse("Player {k} needs a name", { k: i + 1 });
         if (graphemes(name) > NAME_MAX) refuse("Player {k}'s name is longer than {max} characters", { k: i + 1, max: NAME_MAX });
         if (names.some((x) => sameName(x, name))) refuse("Two players are called {name}: give each a name of their own", { name });
@@ -78,9 +83,18 @@ export function initSetup(begin) {
     await begin({ players: n, rules, names, hints });
   });
 }
-/** The setup of the game after `r`: the same players, rules and switches, the next in turn order first.
- * @param {{players: number, rules: string, names: string[], hints: boolean[]}} r @returns {Setup} */
+/** The setup of the game after `r`: the same players, rules and switches, the next in turn order first, each
+ * player keeping their colour. @param {{players: number, rules: string, names: string[], hints: boolean[], colours?: unknown}} r
+ * @returns {Setup} */
 export function nextSetup(r) {
-  const N = r.players, k = (/** @type {number} */ i) => (i + 1) % N;
-  return { players: N, rules: r.rules, names: r.names.map((_, i) => r.names[k(i)]), hints: r.names.map((_, i) => !!r.hints[k(i)]) };
+  const N = r.players, k = (/** @type {number} */ i) => (i + 1) % N, colours = coloursOf(r);
+  return { players: N, rules: r.rules, names: r.names.map((_, i) => r.names[k(i)]), hints: r.names.map((_, i) => !!r.hints[k(i)]),
+           colours: r.names.map((_, i) => colours[k(i)]) };
+}
+/** Each seat's colour (0 to 3) in a table game: its record's `colours` when they are one each, else the seat's own.
+ * @param {{players: number, colours?: unknown}} r @returns {number[]} */
+export function coloursOf(r) {
+  const c = r.colours, N = r.players;
+  const ok = Array.isArray(c) && c.length === N && c.every((x) => Number.isInteger(x) && x >= 0 && x < N) && new Set(c).size === N;
+  return ok ? /** @type {number[]} */ (c) : Array.from({ length: N }, (_, i) => i);
 }

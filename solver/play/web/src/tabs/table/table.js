@@ -10,15 +10,15 @@ import { t, words, onLanguage } from "../../page/i18n.js";
 import { store, keepStorage, fullToSetAside } from "../../page/storage.js";
 import { openTab, onShown } from "../../page/tabs.js";
 import { tap, redrawn, oneAtATime } from "../../page/taps.js";
-import { cleanName, graphemes } from "../../page/names.js";
+import { graphemes, sameName } from "../../page/names.js";
 import { drawAdvice, tossUp } from "../../page/advice.js";
 import { showGrid, warmGrids, onRoll } from "./grids.js";
 import { owner } from "../../page/owner.js";
 import { ready, wholeNumber, say, newRecord, describe, drawLog, pushEntered, undoEntered, hold, playersText,
   register, backupOf } from "../../page/games.js";
 import { refuse } from "../../core/errors.js";
-import { NAME_MAX, initSetup, setupChanged, remember, fillFrom, nextSetup } from "./setup.js";
-import { TABLE_KEY, recent, lines, setAside, takeOut } from "./recent.js";
+import { initSetup, setupChanged, remember, fillFrom, nextSetup, coloursOf, cleanName, NAME_MAX } from "./setup.js";
+import { TABLE_KEY, RECENT_KEY, recent, lines, setAside, takeOut } from "./recent.js";
 import * as history from "./history.js";
 import { drawStrip } from "./strip.js";
 import { wakeWhile } from "../../page/wake.js";
@@ -35,6 +35,9 @@ import { openChange, closeChange, changing } from "./change.js";
 /** @type {import("../../page/games.js").Held & {nuts: number, over: boolean}} */
 export const table = { record: null, st: null, ctx: null, nuts: 0, over: false };
 register("table", () => table.record, TABLE_KEY);
+/* The game set aside last (by Play again, a new game or Resume) is a game to review too: after Play again the
+ * running game has no entries yet, and the finished one is the game the table wants to look back on. */
+register("recent", () => recent()[0] || null, RECENT_KEY);
 history.source(() => table.record);
 const NUTS_KEY = `${TABLE_KEY}.nuts`;          // the Go Nuts! count being entered: {events, count}
 const rec = () => /** @type {TableRecord} */ (table.record);
@@ -57,7 +60,8 @@ function drawRecent() {
         : t("{names}: {scores}, in progress", { names: names.join(", "), scores });
     }
     const resume = el("button", { type: "button", id: `table-resume-${i}`, text: t("Resume") });
-    resume.addEventListener("click", () => resumeRecent(i));
+    // a tap like any at the table: a second tap on its spot lands on the resumed game's buttons and is ignored
+    resume.addEventListener("click", tap(() => { resumeRecent(i); }));
     return el("li", {}, el("bdi", { text }), " ", resume);
   }));
 }
@@ -90,7 +94,8 @@ const begin = oneGameAction(async (/** @type {import("./setup.js").Setup} */ s) 
     return;
   }
   showError($("table-setup-error"), "");
-  hold(table, newRecord("table", { players: s.players, rules: s.rules, seat: 0 }, { names: s.names, hints: s.hints, started: new Date().toISOString() }));
+  const extra = { names: s.names, hints: s.hints, ...(s.colours ? { colours: s.colours } : {}), started: new Date().toISOString() };
+  hold(table, newRecord("table", { players: s.players, rules: s.rules, seat: 0 }, extra));
   table.nuts = 0;
   save();
   keepStorage();
@@ -175,6 +180,7 @@ function drawTable() {
   const st = state(), names = r.names, N = r.players;
   table.over = st.phase === "over";
   drawStrip(r.names, st);
+  drawColours(r);
   history.count();
   const who = st.phase === "over" ? names[/** @type {number} */ (st.winner)] : names[st.seat];
   const line = st.phase === "over" ? t("reached {target} and won!", { target: r.target === undefined ? 50 : r.target })
@@ -246,6 +252,14 @@ function drawTable() {
   if (away || (!$("panel-table").hidden && !r.events.length)) window.scrollTo(0, 0);
   keepAwake();
 }
+/** Each seat's colour is its player's (kept through Play again): the page's palette mapped onto the seats.
+ * @param {TableRecord} r */
+function drawColours(r) {
+  const game = $("table-game"), key = coloursOf(r).join("");
+  if (game.dataset.colours === key) return;
+  game.dataset.colours = key;
+  coloursOf(r).forEach((c, k) => game.style.setProperty(`--seat${k}`, `var(--hue${c})`));
+}
 /** The end: the winner at once, then every seat's review (one replay, one backup per turn, one luck split), drawn
  * after the tap's paint: a long game's review must not hold up the tap that ends it.
  * @param {TableRecord} r @param {State} st */
@@ -259,7 +273,7 @@ function drawOver(r, st) {
   over.dataset.drawn = drawn;
   const total = el("p", { class: "total" }, el("bdi", { text: r.names[/** @type {number} */ (st.winner)] }), ` ${t("wins, {scores}.", { scores: st.scores.join(" \u2013 ") })}`);
   const again = el("button", { id: "table-again", class: "primary", type: "button", text: t("Play again") });
-  again.addEventListener("click", () => { begin(nextSetup(r)); });
+  again.addEventListener("click", tap(() => { begin(nextSetup(r)); }));
   const button = el("button", { id: "table-to-review", type: "button", text: t("Review every player") });
   button.addEventListener("click", () => openTab("review", { source: "table" }));
   const actions = el("div", { class: "actions" }, again, button);
@@ -270,7 +284,8 @@ function drawOver(r, st) {
     over.removeAttribute("aria-busy");
     const rows = core.reviews(r).map((rv, k) => el("p", { class: "seat-review", "data-seat": String(k), "data-loss": String(rv.total_loss_points) },
       el("bdi", { text: r.names[k] }), rv.decisions.length
-        ? `: ${t("{n} decisions", { n: rv.decisions.length })}, ${t("{x} points of win probability given up.", { x: words.fixed(rv.total_loss_points, 2) })}`
+        // per decision, as practice scores it: a sum over a game ("121.47 points") reads as a percentage gone wrong
+        ? `: ${t("{n} decisions", { n: rv.decisions.length })}; ${t("on average {mean} points of win probability given up per decision (0 is perfect).", { mean: words.fixed(rv.total_loss_points / rv.decisions.length, 2) })}`
         : `: ${t("no decisions to review (turns entered as banked totals).")}`));
     actions.after(...rows);
   });
@@ -348,6 +363,8 @@ export function checkTable(saved) {
     refuse("it has no names for its players");
   }
   saved.names = saved.names.map(cleanName);
+  const twice = saved.names.find((/** @type {string} */ x, /** @type {number} */ i) => saved.names.slice(0, i).some((/** @type {string} */ y) => sameName(x, y)));
+  if (twice) refuse("Two players are called {name}: give each a name of their own", { name: twice });
 }
 /** After a restore: the Go Nuts! count of the round being entered, if the game is where it was. */
 export function restoreNuts() {
