@@ -85,7 +85,6 @@ ONE = {
         "Go Nuts! Throw {n} die until every opponent rolls a dog. Acorns collected in the round",
     "Go Nuts! {who} throws {n} dice each tick until every opponent rolls a dog.":
         "Go Nuts! {who} throws {n} die each tick until every opponent rolls a dog.",
-    "{n} decisions; total given up: {points} of win probability": "{n} decision; total given up: {points} of win probability",
     "Against {n} perfect players it wins {win} of games instead of a fair {fair}: it gives up {x} points of win probability ({policy}).":
         "Against {n} perfect player it wins {win} of games instead of a fair {fair}: it gives up {x} points of win probability ({policy}).",
     "Roll until this turn has {k} points, or until only {n} dice or fewer are left, then stop.":
