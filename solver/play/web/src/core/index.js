@@ -5,7 +5,8 @@
  *   explain(same)                        -> its why (`explain --json`)
  *   replay(record) / review(record, seat) / reviews(record) / luck(record)
  *   policy(spec, {players, rules}), rng(seed), rollDice, nutsRound: play mode's computer and dice
- *   practice({seed, count, players, rules}) -> decisions drawn as `gonuts-solve practice` draws them */
+ *   practice({seed, count, players, rules}) -> decisions drawn as `gonuts-solve practice` draws them
+ *   solveGame(kernel, kernelData, progress) -> a game solved by the WebAssembly kernel (core/solve.js) */
 import { GonutsInputError, fail, show } from "./errors.js";
 import { makeGames, gameKey } from "./games.js";
 import { turnValues, memoValues, advise as adviseAt, explain as explainAt, stateValue } from "./backup.js";
@@ -16,6 +17,7 @@ import { apply } from "./events.js";
 import * as records from "./records.js";
 import { split } from "./luck.js";
 import * as practice from "./practice.js";
+import { solveGame, unpackRoll } from "./solve.js";
 
 /** @typedef {import("./types.js").GameRecord} GameRecord */
 /** @typedef {import("./types.js").GameEvent} GameEvent */
@@ -135,5 +137,7 @@ export function makeCore(data) {
     /** @param {Game} g @param {number} seed @param {number} count */
     practiceIn: (g, seed, count) => practice.draw(g, reading(g.reading), seed, count, data.practice),
     dailySeed: practice.dailySeed,
+    solveGame,
+    unpackRoll,
   };
 }

@@ -1,0 +1,122 @@
+/* The solver's driver over the WebAssembly kernel (kernels.wasm, compiled from the same kernels.c): the game's
+ * states in layers of descending score sum, one orbit representative each, handed layer by layer to the kernel's
+ * solve_layer, as solver/engine/solve.py hands them to the native kernel; the turn model's arrays come from Python
+ * as data (solver/engine/wasm.py kernel_data). The arrays it gives are the bytes `gonuts-solve build` writes
+ * (tests/js/solve.test.mjs holds them to the committed digests of tests/fixtures/table_digests.json).
+ * Pure: no DOM; runs in a page, a worker or Node.
+ * Twin: solver/engine/solve.py (orbit_layers, solve, unpack_roll); fixture: tests/fixtures/kernel_models.json. */
+
+/** @typedef {{name: string, type: "int64" | "float64" | "uint8", base64: string}} KernelArray */
+/** @typedef {{players: number, target: number, substates: number, start: number, nbytes: number,
+ *   settings: {tol: number, eps: number, max_pi: number, max_vi: number}, arrays: KernelArray[]}} KernelData */
+/** @typedef {{startWin: Float64Array, rollBits: Uint8Array, rollWin: Float64Array | null, stopWin: Float64Array | null,
+ *   residual: number, converged: boolean, iterations: number, passes: number}} Solved */
+/** @typedef {{memory: WebAssembly.Memory, malloc: (n: number) => number, free: (p: number) => void,
+ *   solve_layer: (...args: (number | bigint)[]) => number}} KernelExports */
+
+/** The states grouped by score sum, descending (the order layers are solved in), each orbit of rotations kept by
+ * its smallest index; the l-th layer is reps[ptr[l]:ptr[l+1]]. A state's index is s0 G^(N-1) + ... + s_{N-1}.
+ * @param {number} N @param {number} G @returns {{reps: number[], ptr: number[]}} */
+export function orbitLayers(N, G) {
+  const size = G ** N, top = N * (G - 1);
+  /** @type {number[][]} */
+  const bySum = Array.from({ length: top + 1 }, () => []);
+  const s = new Array(N).fill(0);
+  for (let idx = 0; idx < size; idx++) {
+    let rest = idx;
+    for (let k = N - 1; k >= 0; k--) { s[k] = rest % G; rest = (rest - s[k]) / G; }
+    let canonical = true;
+    for (let r = 1; r < N && canonical; r++) {          // each rotation's index: the representative is the smallest
+      let rot = 0;
+      for (let k = 0; k < N; k++) rot = rot * G + s[(k + r) % N];
+      if (rot < idx) canonical = false;
+    }
+    if (canonical) bySum[s.reduce((a, b) => a + b, 0)].push(idx);
+  }
+  /** @type {number[]} */
+  const reps = [], ptr = [0];
+  for (let sum = top; sum >= 0; sum--) { for (const x of bySum[sum]) reps.push(x); ptr.push(reps.length); }
+  return { reps, ptr };
+}
+
+/** @param {string} text @returns {Uint8Array} */
+function fromBase64(text) {
+  if (typeof atob === "function") return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  return new Uint8Array(/** @type {any} */ (globalThis).Buffer.from(text, "base64"));
+}
+
+/** Solve a game with the kernel's exports: the start-of-turn win probabilities (G^N, N), the packed roll
+ * decisions (G^N, nbytes), and for 2 players the values of rolling and stopping (G^N, G, D+1).
+ * `progress(done, total)` is called after each layer with the layers done. Memory the kernel could not get is
+ * an Error, and everything this call took is freed.
+ * @param {KernelExports} kernel @param {KernelData} data @param {(done: number, total: number) => void} [progress]
+ * @returns {Solved} */
+export function solveGame(kernel, data, progress) {
+  const N = data.players, G = data.target, D = data.substates, S = G ** N, storeValues = N === 2;
+  const { reps, ptr } = orbitLayers(N, G);
+  /** @type {number[]} */
+  const taken = [];
+  /** Kernel memory of n bytes, zeroed (malloc does not zero). @param {number} n */
+  const alloc = (n) => {
+    const p = kernel.malloc(Math.max(n, 8));
+    if (!p) throw new Error(`the solver needs ${n} bytes more than this device gives it`);
+    taken.push(p);
+    new Uint8Array(kernel.memory.buffer, p, Math.max(n, 8)).fill(0);
+    return p;
+  };
+  try {
+    const arrays = data.arrays.map((a) => {
+      const bytes = fromBase64(a.base64), p = alloc(bytes.length);
+      new Uint8Array(kernel.memory.buffer, p, bytes.length).set(bytes);
+      return p;
+    });
+    const nd = fromBase64(/** @type {KernelArray} */ (data.arrays.find((a) => a.name === "dists")).base64).length / 8 / (G + 1);
+    // struct Model on wasm32: eight int64 (N, K, G, G^(N-1), D, start, nd, nbytes), then twelve 4-byte pointers
+    const model = alloc(8 * 8 + 4 * 12);
+    const head = new BigInt64Array(kernel.memory.buffer, model, 8);
+    [N, N, G, G ** (N - 1), D, data.start, nd, data.nbytes].forEach((x, i) => { head[i] = BigInt(x); });
+    new Uint32Array(kernel.memory.buffer, model + 64, 12).set(arrays);
+    const repsAt = alloc(8 * reps.length);
+    new BigInt64Array(kernel.memory.buffer, repsAt, reps.length).set(reps.map(BigInt));
+    const W = alloc(8 * S * N), bits = alloc(S * data.nbytes), stats = alloc(8 * 3 * reps.length);
+    const values = storeValues ? 8 * S * G * (D + 1) : 8;
+    const rw = alloc(values), sw = alloc(values);
+    const { tol, eps, max_pi: maxPi, max_vi: maxVi } = data.settings;
+    const layers = ptr.length - 1;
+    for (let l = 0; l < layers; l++) {
+      if (ptr[l + 1] > ptr[l]) {
+        const code = kernel.solve_layer(model, repsAt, BigInt(ptr[l]), BigInt(ptr[l + 1]), W, bits, rw, sw,
+          storeValues ? 1 : 0, tol, eps, BigInt(maxPi), BigInt(maxVi), stats);
+        if (code !== 0) throw new Error("the solver ran out of memory on this device");
+      }
+      if (progress) progress(l + 1, layers);
+    }
+    const buffer = kernel.memory.buffer;                  // views made after the last malloc: memory may have grown
+    const st = new Float64Array(buffer, stats, 3 * reps.length);
+    let residual = 0, converged = true, iterations = 0, passes = 0;
+    for (let o = 0; o < reps.length; o++) {
+      passes += st[3 * o]; iterations = Math.max(iterations, st[3 * o]);
+      residual = Math.max(residual, st[3 * o + 1]); converged = converged && st[3 * o + 2] === 1;
+    }
+    return {
+      startWin: new Float64Array(buffer.slice(W, W + 8 * S * N)),
+      rollBits: new Uint8Array(buffer.slice(bits, bits + S * data.nbytes)),
+      rollWin: storeValues ? new Float64Array(buffer.slice(rw, rw + values)) : null,
+      stopWin: storeValues ? new Float64Array(buffer.slice(sw, sw + values)) : null,
+      residual, converged: converged && residual <= tol, iterations, passes,
+    };
+  } finally {
+    for (const p of taken) kernel.free(p);
+  }
+}
+
+/** The packed decisions of each state as one byte (0 or 1) per (t, n) of the turn, G (D+1) of them, the first
+ * bit of each byte the highest (numpy's unpackbits): the `roll` array of a 2- or 3-player table.
+ * @param {Uint8Array} bits @param {number} states @param {number} nbytes @param {number} count @returns {Uint8Array} */
+export function unpackRoll(bits, states, nbytes, count) {
+  const out = new Uint8Array(states * count);
+  for (let s = 0; s < states; s++) {
+    for (let i = 0; i < count; i++) out[s * count + i] = (bits[s * nbytes + (i >> 3)] >> (7 - (i & 7))) & 1;
+  }
+  return out;
+}

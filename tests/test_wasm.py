@@ -1,0 +1,62 @@
+"""The kernel in WebAssembly (solver/engine/wasm.py): the committed ``solver/play/web/kernels.wasm`` is what
+``kernels.c`` compiles to with the stated command, it imports nothing and exports the kernel, and the turn models
+that ``node --test tests/js`` solves it with (tests/fixtures/kernel_models.json) are today's Python's. That the
+module gives the bytes of ``gonuts-solve build`` is checked under Node (tests/js/solve.test.mjs)."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solver.engine import wasm
+
+pytestmark = pytest.mark.source
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _can_compile(tmp_path) -> bool:
+    if shutil.which("clang") is None:
+        return False
+    probe = tmp_path / "probe.c"
+    probe.write_text("int f(void) { return 1; }\n")
+    p = subprocess.run(["clang", "--target=wasm32-wasi", "-mexec-model=reactor", "-o", str(tmp_path / "p.wasm"),
+                        str(probe)], capture_output=True, text=True, timeout=120)
+    return p.returncode == 0
+
+
+def test_the_committed_module_is_kernels_c_compiled(tmp_path):
+    if not _can_compile(tmp_path):
+        pytest.skip("clang cannot target wasm32-wasi here: apt-get install clang lld wasi-libc "
+                    "libclang-rt-14-dev-wasm32 (.ci/run does)")
+    built = wasm.build(tmp_path / "kernels.wasm")
+    assert built.read_bytes() == wasm.WASM.read_bytes(), \
+        "solver/play/web/kernels.wasm is stale: run python -m solver.engine.wasm and commit it"
+
+
+def test_the_module_imports_nothing_and_exports_the_kernel():
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    script = ("const m = new WebAssembly.Module(require('fs').readFileSync(process.argv[1]));"
+              "console.log(JSON.stringify([WebAssembly.Module.imports(m), WebAssembly.Module.exports(m).map(e => e.name)]))")
+    p = subprocess.run(["node", "-e", script, str(wasm.WASM)], capture_output=True, text=True, timeout=60)
+    imports, exports = json.loads(p.stdout)
+    assert imports == [] and set(wasm.EXPORTS) | {"memory", "_initialize"} == set(exports)
+
+
+def test_the_committed_turn_models_are_todays_pythons():
+    sys.path.insert(0, str(ROOT / "tests"))
+    import wasm_fixtures
+    assert json.loads(wasm_fixtures.FIXTURE.read_text())["games"] == json.loads(json.dumps(wasm_fixtures.models())), \
+        "tests/fixtures/kernel_models.json is stale: run python tests/wasm_fixtures.py"
+
+
+def test_the_models_name_the_games_of_the_digests():
+    sys.path.insert(0, str(ROOT / "tests"))
+    import wasm_fixtures
+    from wheel_check import GAMES
+    assert sorted(wasm_fixtures.GAMES) == sorted(name for _, name in GAMES)
+    assert all((ROOT / "tables" / name).is_file() for name in wasm_fixtures.SHIPPED)

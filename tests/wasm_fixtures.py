@@ -1,0 +1,54 @@
+"""The turn models of the games of ``tests/fixtures/table_digests.json`` and of the four shipped 2- and 3-player
+tables (target 50), as the page's WebAssembly driver takes them (``solver.engine.wasm.kernel_data``), so that
+``node --test tests/js`` solves each game with the committed ``kernels.wasm`` and compares its arrays with the
+digests of ``gonuts-solve build`` (the shipped tables' digests are read from ``tables/`` here, into the fixture).
+
+``python tests/wasm_fixtures.py`` writes ``tests/fixtures/kernel_models.json``; ``tests/test_wasm.py``
+recomputes it and checks that the committed file still says the same.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "kernel_models.json"
+for path in (ROOT, ROOT / "tests"):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+
+# The games of tests/wheel_check.py's GAMES (the digest fixture's), by their table's file name.
+GAMES = {"gonuts-2p-t30-rulebook.npz": ("rulebook", 2, 30), "gonuts-2p-t25-summary.npz": ("summary", 2, 25),
+         "gonuts-3p-t20-rulebook.npz": ("rulebook", 3, 20), "gonuts-3p-t16-summary.npz": ("summary", 3, 16),
+         "gonuts-4p-t12-rulebook.npz": ("rulebook", 4, 12), "gonuts-4p-t10-summary.npz": ("summary", 4, 10),
+         "pig-2p-t40.npz": ("pig", 2, 40)}
+SHIPPED = {f"gonuts-{n}p-t50-{r}.npz": (r, n, 50) for n in (2, 3) for r in ("rulebook", "summary")}
+
+
+def models() -> dict:
+    from solver.engine.wasm import kernel_data
+    from solver.game.payout import nuts_payout_table
+    from solver.game.rules import Rules, preset
+    from solver.game.turn import gonuts_turn, turn_model
+    from wheel_check import digests
+    out = {}
+    for name, (reading, players, target) in {**GAMES, **SHIPPED}.items():
+        if reading == "pig":
+            model = turn_model(Rules(game="pig", players=players, target=target))
+        else:
+            rules = preset(reading, players=players, target=target)
+            model = gonuts_turn(rules, nuts_payout_table(rules))
+        out[name] = kernel_data(model, players, target)
+        if name in SHIPPED:
+            out[name]["digests"] = digests(ROOT / "tables" / name)
+    return out
+
+
+def main():
+    FIXTURE.write_text(json.dumps({"about": __doc__.strip().splitlines()[0], "games": models()}, indent=1) + "\n")
+    print(f"wrote {FIXTURE}")
+
+
+if __name__ == "__main__":
+    main()
