@@ -24,6 +24,10 @@ GAMES = {"gonuts-2p-t30-rulebook.npz": ("rulebook", 2, 30), "gonuts-2p-t25-summa
          "gonuts-4p-t12-rulebook.npz": ("rulebook", 4, 12), "gonuts-4p-t10-summary.npz": ("summary", 4, 10),
          "pig-2p-t40.npz": ("pig", 2, 40)}
 SHIPPED = {f"gonuts-{n}p-t50-{r}.npz": (r, n, 50) for n in (2, 3) for r in ("rulebook", "summary")}
+# Every Go Nuts! payout table the page can ask for at the default speed (2 to 4 players, targets 10 to 100), and
+# a few at other speeds: the SHA-256 of its (6, target + 1) doubles, which core/payout.js must give.
+PAYOUTS = [(n, t, "1") for n in (2, 3, 4) for t in range(10, 101)] + \
+    [(n, t, r) for n in (2, 3, 4) for t in (10, 30, 50) for r in ("0.5", "1.5", "2")]
 
 
 def models() -> dict:
@@ -45,8 +49,22 @@ def models() -> dict:
     return out
 
 
+def payout_digest(players: int, target: int, speed: str) -> str:
+    import hashlib
+
+    from solver.game.payout import nuts_payout_table
+    from solver.game.rules import preset
+    return hashlib.sha256(nuts_payout_table(preset("rulebook", players=players, target=target, speed=float(speed)))
+                          .tobytes()).hexdigest()
+
+
+def payouts() -> dict:
+    return {f"{n}-{t}-{r}": payout_digest(n, t, r) for n, t, r in PAYOUTS}
+
+
 def main():
-    FIXTURE.write_text(json.dumps({"about": __doc__.strip().splitlines()[0], "games": models()}, indent=1) + "\n")
+    FIXTURE.write_text(json.dumps({"about": __doc__.strip().splitlines()[0], "games": models(), "payouts": payouts()},
+                                  indent=1) + "\n")
     print(f"wrote {FIXTURE}")
 
 

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { orbitLayers, solveGame, unpackRoll } from "../../solver/play/web/src/core/solve.js";
+import { orbitLayers, solveGame, unpackRoll, kernelData } from "../../solver/play/web/src/core/solve.js";
 
 const __dirname = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.join(__dirname, "..", "..");
@@ -34,10 +34,17 @@ test("the layers are the states by descending score sum, one representative per 
   assert.deepEqual(reps.slice(0, 1), [3 * 16 + 3 * 4 + 3]);  // the top layer: all three at 3
 });
 
-for (const [name, data] of Object.entries(models)) {
-  test(`${name}: the WebAssembly kernel gives the bytes of gonuts-solve build`, async () => {
+const readings = fixture("page-t50.json").readings;
+/** The game as the page builds it for itself: its reading's rolls (the page's data) and core/payout.js. */
+const built = (name, data) => kernelData(readings[name.includes("summary") ? "summary" : "rulebook"], data.players,
+  data.target, [1, 1], data.settings);
+const cases = [...Object.entries(models).map(([name, data]) => [name, data, "Python's turn model"]),
+  ...Object.entries(models).filter(([name]) => name.startsWith("gonuts-")).map(([name, data]) => [name, built(name, data), "the page's own turn model"])];
+
+for (const [name, data, source] of cases) {
+  test(`${name}, from ${source}: the WebAssembly kernel gives the bytes of gonuts-solve build`, async () => {
     const k = await kernel();
-    const want = data.digests || digests[name];
+    const want = models[name].digests || digests[name];
     const got = solveGame(k, data);
     assert.ok(got.converged, `residual ${got.residual}`);
     const S = data.target ** data.players, count = data.target * (data.substates + 1);

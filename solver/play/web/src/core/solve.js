@@ -4,9 +4,12 @@
  * as data (solver/engine/wasm.py kernel_data). The arrays it gives are the bytes `gonuts-solve build` writes
  * (tests/js/solve.test.mjs holds them to the committed digests of tests/fixtures/table_digests.json).
  * Pure: no DOM; runs in a page, a worker or Node.
- * Twin: solver/engine/solve.py (orbit_layers, solve, unpack_roll); fixture: tests/fixtures/kernel_models.json. */
+ * Twin: solver/engine/solve.py (orbit_layers, solve, unpack_roll, model_arrays), solver/engine/wasm.py (kernel_data),
+ * solver/game/turn.py (gonuts_turn); fixture: tests/fixtures/kernel_models.json. */
 
-/** @typedef {{name: string, type: "int64" | "float64" | "uint8", base64: string}} KernelArray */
+import { nutsPayoutTable } from "./payout.js";
+
+/** @typedef {{name: string, type: "int64" | "float64" | "uint8", base64?: string, bytes?: Uint8Array}} KernelArray */
 /** @typedef {{players: number, target: number, substates: number, start: number, nbytes: number,
  *   settings: {tol: number, eps: number, max_pi: number, max_vi: number}, arrays: KernelArray[]}} KernelData */
 /** @typedef {{startWin: Float64Array, rollBits: Uint8Array, rollWin: Float64Array | null, stopWin: Float64Array | null,
@@ -44,6 +47,57 @@ function fromBase64(text) {
   if (typeof atob === "function") return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
   return new Uint8Array(/** @type {any} */ (globalThis).Buffer.from(text, "base64"));
 }
+/** An array's bytes, given as bytes or as base64 (Python's kernel_data). @param {KernelArray} a */
+const bytesOf = (a) => a.bytes || fromBase64(/** @type {string} */ (a.base64));
+/** @param {ArrayBufferView} v */
+const asBytes = (v) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+
+/** A Go Nuts! game's kernel data, built here as solver/engine/wasm.py kernel_data builds it: the turn model of
+ * solver/game/turn.py gonuts_turn (every roll of the reading's data: all cars and Go Nuts! end the turn, the
+ * rest move), its arrays as solve.py model_arrays lays them out, the payouts of core/payout.js.
+ * @param {{rules: {faces: number[], dog: number[], nuts_costs_turn: boolean}, rolls: Record<string, any[][]>, dice: number}} reading
+ * @param {number} players @param {number} target @param {[number, number]} speed
+ * @param {{tol: number, eps: number, max_pi: number, max_vi: number}} settings @returns {KernelData} */
+export function kernelData(reading, players, target, speed, settings) {
+  const D = reading.dice, G = target;
+  const payouts = nutsPayoutTable({ ...reading.rules, players, target }, speed);
+  /** @type {[number, number, number, number][]} */
+  const moves = [];
+  /** @type {[number, number, number, boolean][]} */
+  const endings = [];
+  for (let n = 1; n <= D; n++) {
+    for (const [, , , p, kind, x, live] of reading.rolls[String(n)]) {
+      if (kind === "bust") endings.push([n, p, 0, false]);
+      else if (kind === "nuts") endings.push([n, p, x, !reading.rules.nuts_costs_turn]);
+      else moves.push([n, p, x, live]);
+    }
+  }
+  // as numpy sorts a structured array "by src": every later field breaks ties, in the dtype's order
+  const byFields = (/** @type {(number | boolean)[]} */ x, /** @type {(number | boolean)[]} */ y) => {
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return Number(x[i]) < Number(y[i]) ? -1 : 1;
+    return 0;
+  };
+  moves.sort(byFields);
+  endings.sort(byFields);
+  const ptrOf = (/** @type {number[]} */ src) => BigInt64Array.from({ length: D + 2 }, (_, j) => BigInt(src.filter((x) => x < j).length));
+  const dists = new Float64Array(6 * (G + 1)), tails = new Float64Array(6 * (G + 2));
+  dists[0] = 1;                                   // row 0: the turn busts, nothing gained
+  dists.set(payouts.subarray(G + 1), G + 1);
+  for (let j = 0; j < 6; j++) {                   // tails[j][i] = dists[j][i] + ... + dists[j][G], summed from the end
+    let acc = 0;
+    for (let i = G; i >= 0; i--) { acc += dists[j * (G + 1) + i]; tails[j * (G + 2) + i] = acc; }
+  }
+  const absUsed = new Uint8Array(6), relUsed = new Uint8Array(6);
+  for (const [, , dist, rel] of endings) (rel ? relUsed : absUsed)[dist] = 1;
+  const arrays = /** @type {[string, "int64" | "float64" | "uint8", ArrayBufferView][]} */ ([
+    ["mv_ptr", "int64", ptrOf(moves.map((m) => m[0]))], ["mv_p", "float64", Float64Array.from(moves, (m) => m[1])],
+    ["mv_da", "int64", BigInt64Array.from(moves, (m) => BigInt(m[2]))], ["mv_dst", "int64", BigInt64Array.from(moves, (m) => BigInt(m[3]))],
+    ["en_ptr", "int64", ptrOf(endings.map((e) => e[0]))], ["en_p", "float64", Float64Array.from(endings, (e) => e[1])],
+    ["en_dist", "int64", BigInt64Array.from(endings, (e) => BigInt(e[2]))], ["en_rel", "uint8", Uint8Array.from(endings, (e) => (e[3] ? 1 : 0))],
+    ["dists", "float64", dists], ["tails", "float64", tails], ["abs_used", "uint8", absUsed], ["rel_used", "uint8", relUsed]]);
+  return { players, target, substates: D, start: D, nbytes: Math.ceil(G * (D + 1) / 8), settings,
+           arrays: arrays.map(([name, type, v]) => ({ name, type, bytes: asBytes(v) })) };
+}
 
 /** Solve a game with the kernel's exports: the start-of-turn win probabilities (G^N, N), the packed roll
  * decisions (G^N, nbytes), and for 2 players the values of rolling and stopping (G^N, G, D+1).
@@ -66,11 +120,11 @@ export function solveGame(kernel, data, progress) {
   };
   try {
     const arrays = data.arrays.map((a) => {
-      const bytes = fromBase64(a.base64), p = alloc(bytes.length);
+      const bytes = bytesOf(a), p = alloc(bytes.length);
       new Uint8Array(kernel.memory.buffer, p, bytes.length).set(bytes);
       return p;
     });
-    const nd = fromBase64(/** @type {KernelArray} */ (data.arrays.find((a) => a.name === "dists")).base64).length / 8 / (G + 1);
+    const nd = bytesOf(/** @type {KernelArray} */ (data.arrays.find((a) => a.name === "dists"))).length / 8 / (G + 1);
     // struct Model on wasm32: eight int64 (N, K, G, G^(N-1), D, start, nd, nbytes), then twelve 4-byte pointers
     const model = alloc(8 * 8 + 4 * 12);
     const head = new BigInt64Array(kernel.memory.buffer, model, 8);

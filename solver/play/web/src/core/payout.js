@@ -1,0 +1,118 @@
+/* The exact gain distribution of a Go Nuts! round under the tick model of RULES.md, as solver/game/payout.py
+ * computes it: the sum carried in integers (BigInt), each bin rounded once, correctly (as Python's int / int), so
+ * the page builds the payouts of any target, player count and speed with the bits of `gonuts-solve build`.
+ * Twin: solver/game/payout.py (nuts_gain_numerators, nuts_gain_pmf, nuts_payout_table); fixture:
+ * tests/fixtures/kernel_models.json (the payouts' digests for every game the page can solve). */
+
+const REL_BITS = 64n;        // truncation: what is left out is under 2^-64 of the smallest non-zero bin
+const CHECK_EVERY = 8;       // ticks between truncation checks
+const MAX_TICKS = 200000;    // past this the dog face is too rare to tabulate exactly
+
+/** @param {bigint} x */
+const bits = (x) => (x === 0n ? 0 : x.toString(16).length * 4 - Math.clz32(Number(`0x${x.toString(16)[0]}`)) + 28);
+/** x 2^e, exactly while the result is a normal number. @param {number} x @param {number} e */
+function scaled(x, e) {
+  let y = x, k = e;
+  while (k > 1000) { y *= 2 ** 1000; k -= 1000; }
+  while (k < -1000) { y *= 2 ** -1000; k += 1000; }
+  return y * 2 ** k;
+}
+/** u / den rounded once to the nearest double, ties to even (Python's int / int). @param {bigint} u @param {bigint} den */
+export function ratio(u, den) {
+  if (u === 0n) return 0;
+  const s = 66 - (bits(u) - bits(den));          // a quotient of at least 65 bits, and a sticky bit below it
+  const num = s >= 0 ? u << BigInt(s) : u, d = s >= 0 ? den : den << BigInt(-s);
+  let q = num / d;
+  if (num % d !== 0n) q |= 1n;
+  const out = scaled(Number(q), -s);             // Number(bigint) rounds to nearest, ties to even
+  if (out < 2 ** -1022) throw new RangeError("a payout bin below the normal doubles: not rounded exactly here");
+  return out;
+}
+
+/** A probability as [numerator, denominator] in lowest terms. @param {[number, number]} p */
+const lowest = ([a, b]) => { let x = a, y = b; while (y) [x, y] = [y, x % y]; return [BigInt(a / x), BigInt(b / x)]; };
+/** @param {number} n @param {number} k */
+function comb(n, k) {
+  let c = 1n;
+  for (let i = 1; i <= k; i++) c = (c * BigInt(n - k + i)) / BigInt(i);
+  return c;
+}
+
+/** The exact gain distribution below the cap: numerators of gains 0..cap-1 over one common denominator.
+ * p_dog and p_acorn are [numerator, denominator]; speed is [numerator, denominator] (throws floor(speed m)).
+ * @param {number} nDice @param {number} opponents @param {[number, number]} pDog @param {[number, number]} pAcorn
+ * @param {[number, number]} speed @param {number} cap @returns {{U: bigint[], den: bigint, ticks: number}} */
+export function nutsGainNumerators(nDice, opponents, pDog, pAcorn, speed, cap) {
+  const [a, F] = lowest(pAcorn), b = F - a, [d, G] = lowest(pDog), H = G - d, k = BigInt(opponents);
+  const [rn, rd] = [BigInt(speed[0]), BigInt(speed[1])];
+  const Gk = G ** k;
+  let V = new Array(cap).fill(0n);
+  V[0] = 1n;
+  let U = new Array(cap).fill(0n);
+  /** @type {Map<number, bigint[]>} */
+  const rows = new Map();
+  let Gm = 1n, Hm = 1n, Fn = 1n, belowPrev = 0n, done = 0n, m = 1;
+  for (; m <= MAX_TICKS; m++) {
+    const now = (rn * BigInt(m)) / rd, t = Number(BigInt(nDice) * (now - done));
+    done = now;
+    if (t) {
+      let row = rows.get(t);
+      if (!row) {
+        row = [];
+        for (let i = 0; i <= Math.min(t, cap - 1); i++) row.push(comb(t, i) * a ** BigInt(i) * b ** BigInt(t - i));
+        rows.set(t, row);
+      }
+      const W = V.map((v) => v * /** @type {bigint[]} */ (row)[0]);
+      for (let i = 1; i < row.length; i++) for (let j = i; j < cap; j++) W[j] += V[j - i] * row[i];
+      V = W;
+    }
+    Gm *= G; Hm *= H;
+    const below = (Gm - Hm) ** k, Ft = F ** BigInt(t);
+    Fn *= Ft;
+    const grow = Gk * Ft, fresh = below - belowPrev * Gk;
+    U = U.map((u, i) => u * grow + V[i] * fresh);
+    belowPrev = below;
+    if (m % CHECK_EVERY && H) continue;
+    const left = (Gm ** k - below) * V.reduce((x, y) => x + y, 0n);
+    if (left === 0n) break;
+    let smallest = 0n;
+    for (const u of U) if (u && (!smallest || u < smallest)) smallest = u;
+    if (smallest && (left << REL_BITS) < smallest) break;
+  }
+  if (m > MAX_TICKS) throw new RangeError("dog: a Go Nuts! round is too long to tabulate exactly (dog face too rare)");
+  return { U, den: Gm ** k * Fn, ticks: m };
+}
+
+/** P(gain = g) for g = 0..cap, with P(gain >= cap) in the last bin, each the exact value rounded once.
+ * @param {number} nDice @param {number} opponents @param {[number, number]} pDog @param {[number, number]} pAcorn
+ * @param {[number, number]} speed @param {number} cap @returns {Float64Array} */
+export function nutsGainPmf(nDice, opponents, pDog, pAcorn, speed, cap) {
+  const { U, den } = nutsGainNumerators(nDice, opponents, pDog, pAcorn, speed, cap);
+  const out = new Float64Array(cap + 1);
+  U.forEach((u, g) => { out[g] = ratio(u, den); });
+  out[cap] = ratio(den - U.reduce((x, y) => x + y, 0n), den);
+  return out;
+}
+
+/** Row n (1..5): the gain distribution of a round played with n dice, cut at the target (row 0 all zero), as
+ * (6, target + 1) doubles. rules: the reading's knobs (faces, dog) with the game's players and target; speed
+ * as [numerator, denominator]. @param {{faces: number[], dog: number[], players: number, target: number}} rules
+ * @param {[number, number]} speed @returns {Float64Array} */
+export function nutsPayoutTable(rules, speed) {
+  const G = rules.target, out = new Float64Array(6 * (G + 1));
+  const pAcorn = /** @type {[number, number]} */ ([rules.faces[0], rules.faces.reduce((x, y) => x + y, 0)]);
+  const pDog = /** @type {[number, number]} */ ([rules.dog[0], rules.dog.reduce((x, y) => x + y, 0)]);
+  for (let n = 1; n <= 5; n++) out.set(nutsGainPmf(n, rules.players - 1, pDog, pAcorn, speed, G), n * (G + 1));
+  return out;
+}
+
+/** A speed written as a decimal ("1", "1.5") as an exact [numerator, denominator], as Fraction(repr(speed)).
+ * @param {string} text @returns {[number, number]} */
+export function speedFraction(text) {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) throw new RangeError(`a speed is a decimal number such as 1 or 1.5, not ${text}`);
+  const places = (m[2] || "").length, den = 10 ** places, num = Number(m[1]) * den + Number(m[2] || 0);
+  let x = num, y = den;
+  while (y) [x, y] = [y, x % y];
+  return [num / x, den / x];
+}
