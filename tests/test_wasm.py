@@ -19,19 +19,19 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _can_compile(tmp_path) -> bool:
-    if shutil.which("clang") is None:
+    if shutil.which(wasm.CC) is None:
         return False
     probe = tmp_path / "probe.c"
     probe.write_text("int f(void) { return 1; }\n")
-    p = subprocess.run(["clang", "--target=wasm32-wasi", "-mexec-model=reactor", "-o", str(tmp_path / "p.wasm"),
+    p = subprocess.run([wasm.CC, "--target=wasm32-wasi", "-mexec-model=reactor", "-o", str(tmp_path / "p.wasm"),
                         str(probe)], capture_output=True, text=True, timeout=120)
     return p.returncode == 0
 
 
 def test_the_committed_module_is_kernels_c_compiled(tmp_path):
     if not _can_compile(tmp_path):
-        pytest.skip("clang cannot target wasm32-wasi here: apt-get install clang lld wasi-libc "
-                    "libclang-rt-14-dev-wasm32 (.ci/run does)")
+        pytest.skip(f"{wasm.CC} cannot target wasm32-wasi here: apt-get install clang-19 lld-19 "
+                    "libclang-rt-19-dev-wasm32 wasi-libc (.ci/run does)")
     built = wasm.build(tmp_path / "kernels.wasm")
     assert built.read_bytes() == wasm.WASM.read_bytes(), \
         "solver/play/web/kernels.wasm is stale: run python -m solver.engine.wasm and commit it"
