@@ -10,9 +10,11 @@
  * file must be compiled without contraction into fused multiply-adds (-ffp-contract=off) and
  * without -ffast-math: the tables are reproducible bit for bit.
  *
- * Arrays are C-contiguous. The functions exported are solve_layer and evaluate_layer; each
- * handles a range of a layer's orbits with its own scratch, so that several threads can work
- * on one layer (orbits of a layer read only finished layers and write only their own states).
+ * Arrays are C-contiguous. The functions exported are solve_layer, evaluate_layer,
+ * respond_layer, gains_rows and versus_pass; the layer functions each handle a range of a
+ * layer's orbits with their own scratch, so that several threads can work on one layer (orbits
+ * of a layer read only finished layers and write only their own states). The same file is the
+ * page's kernel, compiled to WebAssembly (wasm.py).
  */
 #include <math.h>
 #include <stdint.h>
