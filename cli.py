@@ -14,8 +14,16 @@ import click
 from solver import __version__
 from solver.commands import games, streams, text
 from solver.commands.helptext import HELP
-from solver.commands.options import READINGS, Bounded, emit
-from solver.commands.options import json_option, policies_option, rule_options, run, table_option
+from solver.commands.options import (
+    READINGS,
+    Bounded,
+    emit,
+    json_option,
+    policies_option,
+    rule_options,
+    run,
+    table_option,
+)
 from solver.commands.progress import progress
 from solver.errors import StateError, TableError, UsageError
 from solver.files import check_destination, destination

@@ -20,7 +20,7 @@ def pz_steps(steps=40_000):
     env.reset(seed=1)
     n, t0 = 0, time.perf_counter()
     while n < steps:
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, r, term, trunc, info = env.last()
             env.step(None if term or trunc else 1 if obs["observation"][-2] < 10 else 0)
             n += 1

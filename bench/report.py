@@ -58,9 +58,9 @@ def exploit(players=(2, 3)):
         rules = preset("rulebook", players=N)
         table = table_for(rules)
         for rule in SIMPLE[N]:
-            pols_opt = resolve([rule] + ["optimal"] * (N - 1), rules, lambda: table, table=table)
+            pols_opt = resolve([rule] + ["optimal"] * (N - 1), rules, lambda table=table: table, table=table)
             w_opt = evaluate_policies(rules, pols_opt, table=table).win_both_orders[0]
-            pols_best = resolve([rule] + ["best"] * (N - 1), rules, lambda: table, table=table)
+            pols_best = resolve([rule] + ["best"] * (N - 1), rules, lambda table=table: table, table=table)
             report = pols_best[1].report
             assert report["converged"], report
             w_best = evaluate_policies(rules, pols_best, table=table).win_both_orders[0]

@@ -46,17 +46,18 @@ def states(players: int, target: int) -> list:
 
 def build(tmp: Path) -> dict:
     """{file name: its JSON}: the page data files and the advice cases, from tables shipped or built in tmp."""
+    from test_luck import literal_game
+
     from solver.game.rules import preset
     from solver.play import pagegames, pagevalues
     from solver.play.advise import advise
     from solver.play.explain import explain
-    from solver.store import build as builder
-    from solver.store import tables
-    from solver.store.locate import find_table, table_name
     from solver.play.luck import split
     from solver.play.practice import draw, page_values
     from solver.play.record import replay
-    from test_luck import literal_game
+    from solver.store import build as builder
+    from solver.store import tables
+    from solver.store.locate import find_table, table_name
     out, cases, drawn, lucky = {}, [], [], []
     for name, (target, counts) in PAGES.items():
         loaded = []
@@ -80,7 +81,7 @@ def build(tmp: Path) -> dict:
                     a = advise(t, scores, turn, dice)
                     W = t.arrays["start_win"]
                     why = explain(rules, t.arrays["nuts_payout"].tolist(),
-                                  lambda g, s=scores: W[s[1:] + (s[0] + g,)].tolist(), scores[0], turn, dice)
+                                  lambda g, s=scores, W=W: W[s[1:] + (s[0] + g,)].tolist(), scores[0], turn, dice)
                     cases.append({"page": name, "players": n, "rules": reading, "scores": list(scores), "turn": turn,
                                   "dice": dice, "advise": {**a.to_dict(), "rules": rules.to_dict()}, "explain": why})
         out[name] = pagegames.page_data(loaded)

@@ -27,7 +27,7 @@ def test_one_state_backup_equals_the_numpy_operator(rules):
         for turn in range(0, G - scores[0]):
             for dice in range(1, D + 1):
                 r, s = backup_state(rules, None if payouts is None else payouts.tolist(),
-                                    lambda g: W[scores[1:] + (scores[0] + g,)].tolist(), scores[0], turn, dice)
+                                    lambda g, scores=scores: W[scores[1:] + (scores[0] + g,)].tolist(), scores[0], turn, dice)
                 assert r == pytest.approx(b.roll_vec[i, turn, dice], abs=1e-14)
                 assert s == pytest.approx(b.stop_vec[i, turn, dice], abs=1e-14)
                 if not (turn == 0 and dice == D):

@@ -65,8 +65,9 @@ def made(tmp_path_factory):
         cases.append({"query": query, "want": want, "tol": 1e-12})
     (folder / "expected.json").write_text(json.dumps(cases))
     # practice and luck (issue 27): the command's draw for a seed, and review's split of a seeded table game
-    from solver.store import tables
     from test_luck import literal_game
+
+    from solver.store import tables
     record = literal_game(tables.load(ROOT / "tables" / "gonuts-2p-t50-rulebook.npz"), 5, "table")[0]
     (folder / "game.json").write_text(json.dumps(record))
     (folder / "practice.json").write_text(json.dumps({

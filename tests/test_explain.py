@@ -96,8 +96,8 @@ def literal_turn_gains(rules, decide, s0, turn, dice, count, rng):
 @pytest.mark.slow
 @pytest.mark.parametrize("players, scores, turn, dice", [(2, (23, 31), 7, 3), (3, (30, 31, 12), 2, 4)])
 def test_the_turns_gain_matches_a_literal_simulation(players, scores, turn, dice):
-    from solver.play.backup import turn_decisions
     from solver.play.advise import turn_inputs
+    from solver.play.backup import turn_decisions
     from solver.store.checked import open_table
     with open_table(SHIPPED[players]) as tab:
         rules = tab.rules

@@ -143,7 +143,7 @@ def test_no_stored_value_stops_start_up_or_is_lost_without_a_word(page):
     pg, url, errors = page
     rng = random.Random(21)
     junk = ["garbage", "{}", "null", "[]", "1", '"x"', "{\"record\": 5}", '{"record": {"format": "gonuts-game"}}']
-    for round_ in range(16):
+    for _round in range(16):
         stored = {}
         for key in KEYS:
             choice = rng.random()

@@ -65,12 +65,12 @@ def refuse_writes(page, when):
         const full = (key, value) => %s;
         Storage.prototype.setItem = function (key, value) {
             if (full(String(key), String(value))) throw new DOMException('full', 'QuotaExceededError');
-            return set.call(this, key, value); }; }""" % when)
+            return set.call(this, key, value); }; }""".replace("%s", when))
 
 
 def until(page, test):
     """Wait until ``test`` (a JS expression of the table game ``r``, which may be null) holds."""
-    page.wait_for_function("() => { const r = window.gonuts.record('table'); return !!r && (%s); }" % test)
+    page.wait_for_function("() => { const r = window.gonuts.record('table'); return !!r && (TEST); }".replace("TEST", test))
 
 
 def change_first_entry(page):

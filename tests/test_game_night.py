@@ -20,8 +20,8 @@ import pytest
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright", reason="the page's browser tests need playwright (pip install \".[test]\")")
 sys.path.insert(0, str(Path(__file__).parent))
-from test_kernels import _no_compiler  # noqa: E402
 from taps import PAUSE, SAME_SPOT  # noqa: E402
+from test_kernels import _no_compiler  # noqa: E402
 from test_table_app import Phone  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,7 +13,7 @@ import pytest
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright", reason="the page's browser tests need playwright (pip install \".[test]\")")
 sys.path.insert(0, str(Path(__file__).parent))
-from test_table_app import Phone, SHOTS, cache, glance_game, page_file  # noqa: E402,F401
+from test_table_app import SHOTS, Phone, cache, glance_game, page_file  # noqa: E402,F401
 
 MESSAGES = Path(__file__).resolve().parent.parent / "solver" / "play" / "web" / "messages"
 NAMES = ("Zoë", "Léa", "Jürgen", "Ana")

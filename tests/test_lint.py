@@ -1,6 +1,8 @@
-"""The page's JavaScript passes eslint (eslint.config.js; `npm run lint`). CI installs it with `npm ci`."""
+"""The page's JavaScript passes eslint (eslint.config.js; `npm run lint`; CI installs it with `npm ci`) and its
+types check strictly; the Python passes ruff (the rules in pyproject.toml; pinned in the test extra)."""
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,4 +39,11 @@ def test_the_pages_types_check_strictly():
     config = (ROOT / "tsconfig.json").read_text()
     assert '"strict": true' in config and '"checkJs": true' in config
     p = subprocess.run([str(TSC), "-p", "tsconfig.json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
+
+
+def test_the_python_passes_ruff():
+    pytest.importorskip("ruff", reason="ruff is not installed (pip install \".[test]\")")
+    p = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "."], cwd=ROOT, capture_output=True,
+                       text=True, timeout=300)
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]

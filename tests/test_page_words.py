@@ -4,10 +4,9 @@ entry, or an entry nothing asks for, fails here; every other language is checked
 (tests/js/words.test.mjs). And the number reader's fixture still says what solver/numbers.py says."""
 import json
 
-import pytest
-
 import number_fixtures
 import page_words
+import pytest
 
 pytestmark = pytest.mark.source
 

@@ -33,7 +33,7 @@ def _closed_form_pmf(n, k, p_dog, p_acorn, cap):
     b = 1 - a
     out = []
     for g in range(cap):
-        e = [sum((-1) ** (i - l) * comb(i, l) * comb(n * l, g) for l in range(i + 1)) for i in range(g + 1)]
+        e = [sum((-1) ** (i - j) * comb(i, j) * comb(n * j, g) for j in range(i + 1)) for i in range(g + 1)]
         total = Fraction(0)
         for j in range(1, k + 1):
             c = comb(k, j) * (-1) ** (j + 1) * (q ** -j - 1)
@@ -109,7 +109,8 @@ def test_speed_changes_the_distribution():
     r = preset()
     slow = nuts_gain_pmf(3, 1, r.dog_chance, r.acorn_chance, Fraction(1, 2), cap=50)
     fast = nuts_gain_pmf(3, 1, r.dog_chance, r.acorn_chance, Fraction(2), cap=50)
-    mean = lambda p: (p * np.arange(51)).sum()
+    def mean(p):
+        return (p * np.arange(51)).sum()
     assert mean(slow) < mean(nuts_gain_pmf(3, 1, r.dog_chance, r.acorn_chance, Fraction(1), cap=50)) < mean(fast)
 
 

@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from taps import clicker
 
 pytestmark = pytest.mark.browser

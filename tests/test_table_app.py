@@ -559,7 +559,7 @@ def test_axe_finds_nothing_on_any_tab_or_in_any_table_phase(browser, page_file, 
     for _ in range(6):
         phone.tap("#table-nuts-five")
     phone.tap("#table-nuts-done")                                      # 30 acorns
-    for seat in range(1, 4):
+    for _seat in range(1, 4):
         page.fill("#table-bank-n", "0")
         page.locator("#table-bank button[type=submit]").tap()
     phone.tap("[data-roll='5-0-0']")

@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from taps import clicker
 
 pytestmark = pytest.mark.browser

@@ -31,11 +31,12 @@ PAYOUTS = [(n, t, "1") for n in (2, 3, 4) for t in range(10, 101)] + \
 
 
 def models() -> dict:
+    from wheel_check import digests
+
     from solver.engine.wasm import kernel_data
     from solver.game.payout import nuts_payout_table
     from solver.game.rules import Rules, preset
     from solver.game.turn import gonuts_turn, turn_model
-    from wheel_check import digests
     out = {}
     for name, (reading, players, target) in {**GAMES, **SHIPPED}.items():
         if reading == "pig":

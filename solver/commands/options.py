@@ -57,7 +57,8 @@ RULE_OPTIONS = [
     click.option("--faces", default=None, metavar="A,S,C",
                  help="Squirrel-die faces: acorn,squirrel,car counts. [default: 2,3,1]"),
     click.option("--dog", default=None, metavar="D,H", help="Dog-die faces: dog,house counts. [default: 1,5]"),
-    click.option("--speed", type=Bounded(real=True), default=None, help="Go Nuts! throws per dog-die tick. [default: 1]"),
+    click.option("--speed", type=Bounded(real=True), default=None,
+                 help="Go Nuts! throws per dog-die tick. [default: 1]"),
 ]
 
 

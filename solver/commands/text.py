@@ -24,7 +24,8 @@ def advice(rules, a) -> str:
         return (f"{head}\nSTOP: banking {a.turn} points brings you to {a.scores[0] + a.turn} "
                 f"(target {rules.target}): you win.")
     if a.reason == "forced":
-        line = f"ROLL: the first roll of a turn is forced. Your chance of winning from here: {pct(a.win_if_roll).strip()}"
+        line = ("ROLL: the first roll of a turn is forced. Your chance of winning from here: "
+                f"{pct(a.win_if_roll).strip()}")
     else:
         line = (f"{a.action.upper()}: win {pct(a.win_if_roll).strip()} if you roll, "
                 f"{pct(a.win_if_stop).strip()} if you stop")

@@ -138,7 +138,7 @@ class Rules:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Rules":
+    def from_dict(cls, d: dict) -> Rules:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = set(d) - known
         if unknown:

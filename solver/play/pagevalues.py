@@ -25,7 +25,7 @@ from solver.store.locate import shipped_dir
 
 def _cache_key(table) -> str:
     N = table.players
-    kind = "f64" if N < pagedata.PACKED_FROM else "q%d" % pagedata.STEP_BITS
+    kind = "f64" if N < pagedata.PACKED_FROM else f"q{pagedata.STEP_BITS}"
     return f"{table.meta['checksum'].split(':')[-1][:32]}-{kind}"
 
 

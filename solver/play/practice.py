@@ -9,8 +9,8 @@ roll that reaches it wins at once). Where a Go Nuts! round adds to the turn's po
 optimal play's decisions are clearer: under 2 points apart about once in ten 2-player games, and almost
 never with 3 or 4 players; there a close call is one within 5 points. Every close call met is taken; when
 ``FILL_AFTER`` games have not given enough, clear ones fill their places, and ``close_count`` says how
-many of a set are close. ``web/src/core/practice.js`` ``draw`` is the same draw, step for step and number for number: both read the
-page's values (``page_values``), so their games, and so their picks, are the same.
+many of a set are close. ``web/src/core/practice.js`` ``draw`` is the same draw, step for step and number for
+number: both read the page's values (``page_values``), so their games, and so their picks, are the same.
 
 An exact tie in the games' own play stops (as the tables' convention); a difference below ``TIE`` counts as
 one, so that the last bit of a sum, which two languages may round apart, never changes a game.
@@ -117,7 +117,8 @@ def close_count(picks) -> int:
 
 def constants() -> dict:
     """What the page's draw needs to draw the same decisions (``web/src/core/practice.js`` ``draw``)."""
-    return {"close": CLOSE, "close_round_adds": CLOSE_ROUND_ADDS, "skip": SKIP, "p_close": P_CLOSE, "p_clear": P_CLEAR, "tie": TIE, "max_games": MAX_GAMES,
+    return {"close": CLOSE, "close_round_adds": CLOSE_ROUND_ADDS, "skip": SKIP, "p_close": P_CLOSE, "p_clear": P_CLEAR,
+            "tie": TIE, "max_games": MAX_GAMES,
             "fill_after": FILL_AFTER, "max_count": MAX_COUNT,
             "daily": {"count": DAILY_COUNT, "players": DAILY_PLAYERS, "rules": DAILY_RULES}}
 
@@ -163,7 +164,8 @@ def draw(values: Values, seed: int, count: int) -> list:
                             need[slot] -= 1
                             seen.add(key)
                             taken = turns
-                            picked.append(Pick(frame, state.turn, state.dice, tuple(roll), tuple(stop), close, games, turns))
+                            picked.append(Pick(frame, state.turn, state.dice, tuple(roll), tuple(stop), close, games,
+                                               turns))
                 state = step(rules, state, "choice", "roll" if roll[0] > stop[0] + TIE else "stop").state
         if len(picked) == count:
             break

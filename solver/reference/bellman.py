@@ -149,7 +149,7 @@ def plain_policy_evaluation(rules, rolls, payouts=None, tol=1e-13, max_sweeps=10
     S = G ** N
     V = np.full((N, S, N), 1.0 / N)
     flat = [None if r is None else np.asarray(r).reshape(S, G, -1) for r in rolls]
-    for sweep in range(1, max_sweeps + 1):
+    for sweep in range(1, max_sweeps + 1):  # noqa: B007 (how many sweeps it took is returned)
         newV = np.stack([bellman(rules, payouts, V[(a + 1) % N], np.arange(S), fixed=flat[a]).value
                          for a in range(N)])
         change = float(np.abs(newV - V).max())
