@@ -225,6 +225,30 @@ def test_the_change_question_closes_when_its_game_is_no_longer_on_screen(browser
     phone.close()
 
 
+def test_the_change_question_closes_at_play_again(browser, page_file):
+    """A finished game, a change of its first entry that leaves the next no place, the question open: Play
+    again starts the next game, and the question, answered late, writes nothing into it."""
+    phone = Phone.open(browser, page_file)
+    page = phone.page
+    phone.start(players=2, names=("Ann", "Bo"))
+    for sel in ("[data-roll='2-2-1']", "#table-stop"):
+        phone.tap(sel)
+    page.fill("#table-bank-n", "50")
+    page.locator("#table-bank button[type=submit]").tap()             # Bo wins
+    page.wait_for_selector("#table-again")
+    change_first_entry(page)
+    page.locator("#table-change [data-pick='0-0-5']").tap()             # all cars: Ann's stop no longer fits
+    page.wait_for_selector("#table-change-drop:not([hidden])")
+    time.sleep(0.4)
+    phone.tap("#table-again")
+    until(page, "r.names[0] === 'Bo'")
+    now = page.evaluate("window.gonuts.record('table')")
+    assert now["events"] == [] and not page.is_visible("#table-change")
+    page.locator("#table-change-drop-yes").dispatch_event("click")
+    assert page.evaluate("window.gonuts.record('table')") == now
+    phone.close()
+
+
 def test_a_question_answered_after_another_tab_played_drops_nothing_of_its(browser, page_file):
     phone = Phone.open(browser, page_file)
     a = phone.page
