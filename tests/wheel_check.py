@@ -66,7 +66,7 @@ def check(work: Path) -> int:
             return fail(f"{tool} is on the PATH of the check")
 
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "cli", *map(str, args)], cwd=work, env=env,
+        return subprocess.run([sys.executable, "-m", "solver.commands.cli", *map(str, args)], cwd=work, env=env,
                               capture_output=True, text=True, timeout=900)
 
     probe = subprocess.run([sys.executable, "-c", "import solver, json; from solver.engine import kernels; "
