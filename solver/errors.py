@@ -1,4 +1,6 @@
-"""The library's one exception family; the CLI maps it to a message and an exit code."""
+"""The library's one exception family; the CLI maps it to a message and an exit code.
+Twin in the page: ``solver/play/web/src/core/errors.js``.
+"""
 import math
 
 

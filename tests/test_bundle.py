@@ -1,6 +1,7 @@
 """The page's script is its ES modules (solver/play/web/src) bundled by esbuild (pinned in package.json) into the
 committed solver/play/web/page.js: rebuilt here, it is byte for byte the committed file, its import graph has no
 circle, and each core module names its Python twin, which still exists."""
+import ast
 import json
 import re
 import shlex
@@ -66,6 +67,20 @@ def test_the_modules_import_each_other_without_a_circle_and_all_are_used(tmp_pat
 
 
 TWIN = re.compile(r"Twin: (.*?);", re.S)
+
+
+def test_each_python_twin_names_its_page_twins():
+    """The other direction: a Python module named as a twin by a core module says so in its docstring."""
+    seen = 0
+    for path in sorted((WEB / "src" / "core").glob("*.js")):
+        if path.name in ("index.js", "types.js"):
+            continue
+        m = TWIN.search(path.read_text().split("*/", 1)[0])
+        for module in re.findall(r"(solver/[\w/]+\.py)", m.group(1).replace("\n *", " ")):
+            doc = ast.get_docstring(ast.parse((ROOT / module).read_text())) or ""
+            assert f"solver/play/web/src/core/{path.name}" in doc, f"{module} does not name its twin {path.name}"
+            seen += 1
+    assert seen >= 20
 
 
 def test_each_core_module_names_python_twins_that_exist():

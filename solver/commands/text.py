@@ -1,4 +1,6 @@
-"""Every command's output: its words, and the object it prints with ``--json``. Pure functions of results."""
+"""Every command's output: its words, and the object it prints with ``--json``. Pure functions of results.
+Twin in the page: ``solver/play/web/src/core/words.js``.
+"""
 from __future__ import annotations
 
 import json

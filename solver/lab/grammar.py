@@ -15,6 +15,7 @@ Names (D = 5 live dice for Go Nuts!, 1 for Pig; G the target):
 
 Numbers are plain ASCII digits. Quoted values are JSON strings, which the page writes alike.
 No numpy: the page's rules and the CLI's checks read this before anything heavy.
+Twin in the page: ``solver/play/web/src/core/grammar.js``.
 """
 from __future__ import annotations
 
