@@ -5,6 +5,7 @@ opened on), the end banner and the Go Nuts! count after a change, and the page's
 Each case here lost or altered a game, or showed a wrong word, on the page before these rules."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -114,6 +115,12 @@ def test_an_unsaved_entry_stays_said_when_something_else_saves(browser, page_fil
     phone.tap("#table-nuts-plus")                                       # the count saves under its own key
     assert page.text_content("#table-nuts-n") == "1"
     assert page.is_visible("#unsaved"), "the warning went while the entry is still unsaved"
+    refuse_writes(page, "key.startsWith('gonuts.table.v1@')")          # the count too: its write fails last
+    phone.tap("#table-nuts-plus")
+    with page.expect_download() as dl:                                  # Export: the Table game, not the Play tab's
+        page.locator("#unsaved-export").tap()
+    exported = json.loads(Path(dl.value.path()).read_text())
+    assert exported["names"] == ["Ann", "Bo"] and exported["events"] == [{"seat": 0, "roll": [0, 5, 0]}]
     page.evaluate("() => { Storage.prototype.setItem = window.roomy; }")   # room again
     phone.tap("#table-nuts-plus")
     assert page.is_visible("#unsaved")                                  # the count saved, the game not yet

@@ -37,7 +37,9 @@ function start() {
 
   /* A game this browser could not save: exported from memory, whichever tab's it is. */
   $("unsaved-export").addEventListener("click", () => {
-    const r = recordOf(store.failed === TABLE.key ? "table" : store.failed === COACH.key ? "coach" : "play");
+    // by the game a failed key belongs to (a Table game's Go Nuts! count and recent games are keys of its own)
+    const failed = store.failed || "";
+    const r = recordOf(failed.startsWith(TABLE.key) ? "table" : failed.startsWith(COACH.key) ? "coach" : "play");
     if (!r) return;
     const a = document.createElement("a");
     a.href = URL.createObjectURL(new Blob([JSON.stringify(r, null, 1)], { type: "application/json" }));
