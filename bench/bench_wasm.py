@@ -29,7 +29,7 @@ import crypto from "node:crypto";
 import { solveGame, kernelData } from "%(root)s/solver/play/web/src/core/solve.js";
 const [wasm, players, target, reading, page] = process.argv.slice(2);
 const data = JSON.parse(fs.readFileSync(page, "utf8"));
-const settings = {tol: 1e-12, eps: 1e-13, max_pi: 50, max_vi: 100000};
+const settings = %(settings)s;
 const { instance } = await WebAssembly.instantiate(fs.readFileSync(wasm), {});
 instance.exports._initialize();
 const t0 = performance.now();
@@ -76,7 +76,9 @@ def main() -> int:
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "solve.mjs"
-        script.write_text(NODE % {"root": ROOT.as_posix()})
+        from solver.engine.solve import EPS, MAX_PI, MAX_VI, TOLERANCE  # the solver's own settings, as Python's
+        settings = json.dumps({"tol": TOLERANCE, "eps": EPS, "max_pi": MAX_PI, "max_vi": MAX_VI})
+        script.write_text(NODE % {"root": ROOT.as_posix(), "settings": settings})
         page = ROOT / "tests" / "fixtures" / "page-t50.json"           # the readings' rolls, as the page has them
         w, n, same = [], [], set()
         for _ in range(a.runs):

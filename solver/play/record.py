@@ -249,13 +249,7 @@ def replay(record) -> Replay:
             raise RecordError(f"{where}: {exc}") from None
     return Replay(rules, you, state.scores, state.winner, tuple(by_seat[you]), len(record["events"]), state.seat,
                   state.turn, state.dice, state.phase, state.nuts_dice, tuple(tuple(d) for d in by_seat),
-                  record.get("mode"), tuple(trace), _names(record.get("names"), N))
-
-
-def _names(names, N) -> tuple:
-    """The record's names if it has one the page would accept for every seat (the page writes them in table
-    games), cleaned as the page cleans them (``names.table_names``), else ()."""
-    return table_names(names, N)
+                  record.get("mode"), tuple(trace), table_names(record.get("names"), N))
 
 
 def _event_value(rules, state, kind: str, value, own_turn: bool):

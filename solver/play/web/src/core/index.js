@@ -17,7 +17,7 @@ import { apply } from "./events.js";
 import * as records from "./records.js";
 import { split } from "./luck.js";
 import * as practice from "./practice.js";
-import { solveGame, unpackRoll } from "./solve.js";
+import { solveGame } from "./solve.js";
 
 /** @typedef {import("./types.js").GameRecord} GameRecord */
 /** @typedef {import("./types.js").GameEvent} GameEvent */
@@ -138,6 +138,5 @@ export function makeCore(data) {
     practiceIn: (g, seed, count) => practice.draw(g, reading(g.reading), seed, count, data.practice),
     dailySeed: practice.dailySeed,
     solveGame,
-    unpackRoll,
   };
 }

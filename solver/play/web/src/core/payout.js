@@ -8,8 +8,12 @@ const REL_BITS = 64n;        // truncation: what is left out is under 2^-64 of t
 const CHECK_EVERY = 8;       // ticks between truncation checks
 const MAX_TICKS = 200000;    // past this the dog face is too rare to tabulate exactly
 
-/** @param {bigint} x */
-const bits = (x) => (x === 0n ? 0 : x.toString(16).length * 4 - Math.clz32(Number(`0x${x.toString(16)[0]}`)) + 28);
+/** The bit length of x >= 0. @param {bigint} x */
+function bits(x) {
+  if (x === 0n) return 0;
+  const hex = x.toString(16);
+  return hex.length * 4 - (Math.clz32(parseInt(hex[0], 16)) - 28);
+}
 /** x 2^e, exactly while the result is a normal number. @param {number} x @param {number} e */
 function scaled(x, e) {
   let y = x, k = e;

@@ -119,12 +119,13 @@ export function solveGame(kernel, data, progress) {
     return p;
   };
   try {
-    const arrays = data.arrays.map((a) => {
-      const bytes = bytesOf(a), p = alloc(bytes.length);
-      new Uint8Array(kernel.memory.buffer, p, bytes.length).set(bytes);
+    const bytes = data.arrays.map(bytesOf);
+    const arrays = bytes.map((b) => {
+      const p = alloc(b.length);
+      new Uint8Array(kernel.memory.buffer, p, b.length).set(b);
       return p;
     });
-    const nd = bytesOf(/** @type {KernelArray} */ (data.arrays.find((a) => a.name === "dists"))).length / 8 / (G + 1);
+    const nd = bytes[data.arrays.findIndex((a) => a.name === "dists")].length / 8 / (G + 1);
     // struct Model on wasm32: eight int64 (N, K, G, G^(N-1), D, start, nd, nbytes), then twelve 4-byte pointers
     const model = alloc(8 * 8 + 4 * 12);
     const head = new BigInt64Array(kernel.memory.buffer, model, 8);

@@ -82,6 +82,9 @@ export const seatName = (i) => i === 0 ? t("Seat {k} (moves first)", { k: 1 }) :
 export const seatOptions = (n) => Array.from({ length: n }, (_, i) => [i, seatName(i)]);
 /** @param {number} n */
 export const playersText = (n) => t("{n} players", { n });
+/** A seat's decisions and what they gave up, per decision (a sum over a game, "121.47 points", reads as a
+ * percentage gone wrong; the sum stays in the element's data). @param {number} n @param {number} totalPoints */
+export const lossPerDecision = (n, totalPoints) => `${t("{n} decisions", { n })}; ${t("on average {mean} points of win probability given up per decision (0 is perfect).", { mean: words.fixed(totalPoints / n, 2) })}`;
 
 /** A new record of a mode. @param {string} mode @param {{rules: string, players: number, seat: number}} cfg
  * @param {Record<string, any>} [extra] @returns {GameRecord} */

@@ -5,16 +5,13 @@
 const HIDDEN = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\u115f\u1160\u3164\uffa0]/gu;     // ZWNJ and ZWJ join letters and emoji
 const BLANK = /\u2800/gu;                                  // a blank Braille pattern shows as a space
 const VISIBLE = /[\p{L}\p{N}\p{S}\p{P}]/u;
-/** @type {Map<number, RegExp>} */
-const marksAfter = new Map();
 
 /** A name as the page keeps it, or "" when nothing visible is left; a letter keeps at most `marks` combining
  * marks (the page's data.record.names.marks: Vietnamese needs two, and 200 would spill over the lines around).
  * @param {unknown} text @param {number} marks */
 export const cleanName = (text, marks) => {
-  if (!marksAfter.has(marks)) marksAfter.set(marks, new RegExp(`(\\p{M}{${marks}})\\p{M}+`, "gu"));
   const name = String(text).normalize("NFC").replace(HIDDEN, "").replace(BLANK, " ")
-    .replace(/** @type {RegExp} */ (marksAfter.get(marks)), "$1").replace(/\s+/g, " ").trim();
+    .replace(new RegExp(`(\\p{M}{${marks}})\\p{M}+`, "gu"), "$1").replace(/\s+/g, " ").trim();
   return VISIBLE.test(name) ? name : "";
 };
 /** @type {Intl.Segmenter | null | undefined} made on first use: it loads locale data */

@@ -44,15 +44,14 @@ window.addEventListener("storage", (e) => { if (e.key === ORDER_KEY || e.key ===
 /** @type {Set<string>} the keys whose last write failed, oldest first */
 const unsaved = new Set();
 export const store = {
-  /** @type {string | null} the key whose failed write is the newest not saved since */
-  failed: null,
+  /** The key whose failed write is the newest not saved since, or null. @returns {string | null} */
+  get failed() { return [...unsaved].pop() || null; },
   /** Save; on failure say so (unless `quiet`: the caller keeps what it tried to save and says it itself).
    * Returns whether it was saved. @param {string} key @param {unknown} value @param {{quiet?: boolean}} [how] */
   set(key, value, how) {
     try {
       localStorage.setItem(key, JSON.stringify(value));
       unsaved.delete(key);
-      store.failed = [...unsaved].pop() || null;
       if (!unsaved.size) show($("unsaved"), false);
       if (tracked.has(key) && savedOrder()[0] !== key) {
         order = [key, ...savedOrder().filter((k) => k !== key)];
@@ -62,8 +61,7 @@ export const store = {
     }
     catch (e) {
       if (how && how.quiet) return false;
-      unsaved.delete(key); unsaved.add(key);
-      store.failed = key;
+      unsaved.delete(key); unsaved.add(key);                 // the newest failure last
       const full = e instanceof Error && e.name === "QuotaExceededError";
       $("unsaved-why").textContent = full
         ? t("This browser did not save the game (its storage is full): it is safe on this screen until you close it. Export it to keep it.")

@@ -4,7 +4,7 @@ import { data, core } from "../../page/context.js";
 import { $, el, showError, fillSelect, download } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { onOpen } from "../../page/tabs.js";
-import { ready, recordOf, say, mostRecent } from "../../page/games.js";
+import { ready, recordOf, say, mostRecent, lossPerDecision } from "../../page/games.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
 /** @typedef {import("../../core/records.js").Review} Review */
@@ -61,9 +61,7 @@ async function render() {
       : t("{who} has no decisions to review in this game (turns entered as banked totals, or none decided yet).", { who }) }));
   }
   out.append(el("p", { class: "total", id: "rev-total", "data-value": String(rv.total_loss_points),
-    // per decision: a sum over a game ("121.47 points") reads as a percentage gone wrong (the sum is data-value)
-    text: rv.decisions.length ? `${t("{n} decisions", { n: rv.decisions.length })}; ${t("on average {mean} points of win probability given up per decision (0 is perfect).",
-      { mean: words.fixed(rv.total_loss_points / rv.decisions.length, 2) })}` : t("{n} decisions", { n: 0 }) }));
+    text: rv.decisions.length ? lossPerDecision(rv.decisions.length, rv.total_loss_points) : t("{n} decisions", { n: 0 }) }));
   out.append(luckLine(rv, record, mine, who));
   /** @param {import("../../core/records.js").Reviewed} d */
   const where = (d) => t("{scores}, {turn}, {dice}", { scores: d.scores.join("\u2013"), turn: t("{n} points", { n: d.turn }), dice: t("{n} dice", { n: d.dice }) });

@@ -15,7 +15,7 @@ import { drawAdvice, tossUp } from "../../page/advice.js";
 import { showGrid, warmGrids, onRoll } from "./grids.js";
 import { owner } from "../../page/owner.js";
 import { ready, wholeNumber, say, newRecord, describe, drawLog, pushEntered, undoEntered, hold, playersText,
-  register, backupOf } from "../../page/games.js";
+  register, backupOf, lossPerDecision } from "../../page/games.js";
 import { refuse } from "../../core/errors.js";
 import { initSetup, setupChanged, remember, fillFrom, nextSetup, coloursOf, cleanName, NAME_MAX } from "./setup.js";
 import { TABLE_KEY, RECENT_KEY, recent, lines, setAside, takeOut } from "./recent.js";
@@ -255,10 +255,10 @@ function drawTable() {
 /** Each seat's colour is its player's (kept through Play again): the page's palette mapped onto the seats.
  * @param {TableRecord} r */
 function drawColours(r) {
-  const game = $("table-game"), key = coloursOf(r).join("");
+  const game = $("table-game"), colours = coloursOf(r), key = colours.join("");
   if (game.dataset.colours === key) return;
   game.dataset.colours = key;
-  coloursOf(r).forEach((c, k) => game.style.setProperty(`--seat${k}`, `var(--hue${c})`));
+  colours.forEach((c, k) => game.style.setProperty(`--seat${k}`, `var(--hue${c})`));
 }
 /** The end: the winner at once, then every seat's review (one replay, one backup per turn, one luck split), drawn
  * after the tap's paint: a long game's review must not hold up the tap that ends it.
@@ -284,8 +284,7 @@ function drawOver(r, st) {
     over.removeAttribute("aria-busy");
     const rows = core.reviews(r).map((rv, k) => el("p", { class: "seat-review", "data-seat": String(k), "data-loss": String(rv.total_loss_points) },
       el("bdi", { text: r.names[k] }), rv.decisions.length
-        // per decision, as practice scores it: a sum over a game ("121.47 points") reads as a percentage gone wrong
-        ? `: ${t("{n} decisions", { n: rv.decisions.length })}; ${t("on average {mean} points of win probability given up per decision (0 is perfect).", { mean: words.fixed(rv.total_loss_points / rv.decisions.length, 2) })}`
+        ? `: ${lossPerDecision(rv.decisions.length, rv.total_loss_points)}`
         : `: ${t("no decisions to review (turns entered as banked totals).")}`));
     actions.after(...rows);
   });
