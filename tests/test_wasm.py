@@ -1,7 +1,8 @@
 """The kernel in WebAssembly (solver/engine/wasm.py): the committed ``solver/play/web/kernels.wasm`` is what
 ``kernels.c`` compiles to with the stated command, it imports nothing and exports the kernel, and the turn models
 that ``node --test tests/js`` solves it with (tests/fixtures/kernel_models.json) are today's Python's. That the
-module gives the bytes of ``gonuts-solve build`` is checked under Node (tests/js/solve.test.mjs)."""
+module gives the bytes of ``gonuts-solve build`` is checked under Node (tests/js/solve.test.mjs) and, here, in
+Chromium."""
 from __future__ import annotations
 
 import json
@@ -66,3 +67,49 @@ def test_the_models_name_the_games_of_the_digests():
     from wheel_check import GAMES
     assert sorted(wasm_fixtures.GAMES) == sorted(name for _, name in GAMES)
     assert all((ROOT / "tables" / name).is_file() for name in wasm_fixtures.SHIPPED)
+
+
+@pytest.mark.browser
+def test_the_module_gives_the_bytes_of_build_in_chromium(browser):
+    """The committed module and core/solve.js, served from this checkout on 127.0.0.1, in Chromium: every game of
+    kernel_models.json, from Python's turn model and (Go Nuts!) from the page's own, hashes to the digests of
+    gonuts-solve build, as under Node (tests/js/solve.test.mjs)."""
+    pytest.importorskip("playwright", reason="the page's browser tests need playwright (pip install \".[test]\")")
+    from test_site import serve
+    proc, url = serve(ROOT)
+    try:
+        page = browser.new_page()
+        page.goto(url)
+        got = page.evaluate("""async (root) => {
+            const { solveGame, kernelData, unpackRoll } = await import(root + "solver/play/web/src/core/solve.js");
+            const json = async (p) => (await fetch(root + p)).json();
+            const [models, digests, page] = await Promise.all([json("tests/fixtures/kernel_models.json"),
+                json("tests/fixtures/table_digests.json"), json("tests/fixtures/page-t50.json")]);
+            const { instance } = await WebAssembly.instantiate(await (await fetch(root + "solver/play/web/kernels.wasm")).arrayBuffer(), {});
+            instance.exports._initialize();
+            const sha = async (v) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", v))]
+                .map((b) => b.toString(16).padStart(2, "0")).join("");
+            const last = (text) => text.split(" ").pop();
+            const out = [];
+            for (const [name, data] of Object.entries(models.games)) {
+              const want = data.digests || digests.tables[name];
+              const sources = [["python", data]];
+              if (name.startsWith("gonuts-")) sources.push(["page", kernelData(page.readings[name.includes("summary") ? "summary" : "rulebook"],
+                data.players, data.target, [1, 1], data.settings)]);
+              for (const [source, d] of sources) {
+                const r = solveGame(instance.exports, d);
+                const S = d.target ** d.players, count = d.target * (d.substates + 1);
+                const roll = want.roll_bits ? r.rollBits : unpackRoll(r.rollBits, S, d.nbytes, count);
+                const same = [await sha(r.startWin) === last(want.start_win),
+                              await sha(roll) === last(want.roll_bits || want.roll),
+                              !want.roll_win || (await sha(r.rollWin) === last(want.roll_win) && await sha(r.stopWin) === last(want.stop_win))];
+                out.push([name, source, same.every(Boolean)]);
+              }
+            }
+            return out;
+        }""", url)
+        page.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert len(got) == 21 and all(ok for _, _, ok in got)      # 10 Go Nuts! games twice, and Pig, [g for g in got if not g[2]]
