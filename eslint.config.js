@@ -6,7 +6,7 @@ const js = require("@eslint/js");
 const globals = require("globals");
 
 module.exports = [
-  { ignores: ["solver/play/web/page.js"] },
+  { ignores: ["solver/play/web/page.js", "solver/play/web/worker.js"] },
   js.configs.recommended,
   {
     files: ["solver/play/web/**/*.js"],

@@ -19,11 +19,11 @@ needs_esbuild = pytest.mark.skipif(not ESBUILD.exists() or shutil.which("node") 
                                    reason="esbuild is not installed: npm ci (CI does)")
 
 
-def _build(tmp_path):
-    """npm run build's own command (from package.json), writing into tmp_path."""
-    script = json.loads((ROOT / "package.json").read_text())["scripts"]["build"]
+def _build(tmp_path, name="page"):
+    """npm run build's own command for one bundle (package.json's build:page or build:worker), into tmp_path."""
+    script = json.loads((ROOT / "package.json").read_text())["scripts"][f"build:{name}"]
     args = shlex.split(script)
-    out, meta = tmp_path / "page.js", tmp_path / "meta.json"
+    out, meta = tmp_path / f"{name}.js", tmp_path / f"{name}-meta.json"
     args = [str(ESBUILD)] + [f"--outfile={out}" if a.startswith("--outfile=") else
                              f"--metafile={meta}" if a.startswith("--metafile=") else a for a in args[1:]]
     p = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -32,15 +32,18 @@ def _build(tmp_path):
 
 
 @needs_esbuild
-def test_the_committed_bundle_is_the_modules_bundled(tmp_path):
-    built, _ = _build(tmp_path)
-    assert built == (WEB / "page.js").read_bytes(), "solver/play/web/page.js is stale: run npm run build and commit it"
+@pytest.mark.parametrize("name", ["page", "worker"])
+def test_the_committed_bundle_is_the_modules_bundled(tmp_path, name):
+    built, _ = _build(tmp_path, name)
+    assert built == (WEB / f"{name}.js").read_bytes(), f"solver/play/web/{name}.js is stale: run npm run build and commit it"
 
 
 @needs_esbuild
 def test_the_modules_import_each_other_without_a_circle_and_all_are_used(tmp_path):
     _, meta = _build(tmp_path)
+    _, worker = _build(tmp_path, "worker")
     graph = {path: [i["path"] for i in entry["imports"]] for path, entry in meta["inputs"].items()}
+    graph.update({path: [i["path"] for i in entry["imports"]] for path, entry in worker["inputs"].items()})
     on_disk = {str(p.relative_to(ROOT)) for p in (WEB / "src").rglob("*.js")} - {"solver/play/web/src/core/types.js"}
     assert on_disk <= set(graph), on_disk - set(graph)
     state = {}

@@ -1,8 +1,9 @@
 """Every engine a phone uses (issue 26): the page's smoke test in Firefox (firefox-esr, puppeteer-core over
 WebDriver BiDi) and in WebKit, Safari's engine (WebKitGTK's WebKitWebDriver and MiniBrowser, selenium, under
 xvfb-run), all from Debian's packages: the single file's advise for 2-4 players against the CLI, practice's
-draw and the luck split against the CLI, a practice decision answered, a short Table game, and the site
-offline after its server is stopped. Chromium runs the full suite (test_web.py,
+draw and the luck split against the CLI, a practice decision answered, a short Table game, games at target 30
+that the page solves itself (its WebAssembly kernel in a worker) against the CLI, and the site offline after its
+server is stopped. Chromium runs the full suite (test_web.py,
 test_site.py, test_table_app.py). The checks themselves are in tests/engines/."""
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ FIREFOX = os.environ.get("GONUTS_FIREFOX", "/usr/bin/firefox-esr")
 WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
 STATES = [((23, 31), 7, 3), ((0, 0), 0, 5), ((45, 10), 6, 2), ((10, 20, 30), 4, 2), ((5, 40, 12), 0, 5),
           ((3, 10, 20, 30), 2, 3), ((40, 0, 44, 12), 9, 1)]
+# Games the page solves itself in each engine (its WebAssembly kernel in a worker): 2 players at target 30.
+SOLVED = [((12, 20), 3, 4, "rulebook"), ((25, 5), 0, 5, "summary"), ((0, 29), 9, 2, "summary")]
 
 
 def shipped_advice(scores, turn, dice):
@@ -62,6 +65,11 @@ def made(tmp_path_factory):
                                   "--json"))
         else:                 # the 4-player table is not shipped: advise's own backup on the page's shipped data
             want = shipped_advice(scores, turn, dice)
+        cases.append({"query": query, "want": want, "tol": 1e-12})
+    for scores, turn, dice, reading in SOLVED:
+        query = {"scores": list(scores), "turn": turn, "dice": dice, "rules": reading, "target": 30}
+        want = json.loads(cli("advise", "--scores", ",".join(map(str, scores)), "--turn", turn, "--dice", dice,
+                              "--rules", reading, "--target", 30, "--json"))
         cases.append({"query": query, "want": want, "tol": 1e-12})
     (folder / "expected.json").write_text(json.dumps(cases))
     # practice and luck (issue 27): the command's draw for a seed, and review's split of a seeded table game
@@ -104,10 +112,12 @@ class Smoke:
         err = p.stderr.read()
         fails = [line for line in lines if not line.startswith(("ok", "ready"))]
         assert p.returncode == 0 and fails == [], "\n".join(lines) + "\n" + err[-2000:]
-        assert sum(line.startswith("ok advise") for line in lines) == len(STATES)
+        assert sum(line.startswith("ok advise") for line in lines) == len(STATES) + len(SOLVED)
+        assert sum('"target":30' in line.replace(" ", "") for line in lines if line.startswith("ok advise")) == len(SOLVED)
         assert "ok practice draws the command's decisions" in lines and "ok the luck split is review's" in lines
         assert "ok a practice decision answered and judged" in lines
         assert "ok the site offline after its server stopped" in " ".join(lines)
+        assert "ok the site offline solves a game to 15" in " ".join(lines)
         return lines
 
 

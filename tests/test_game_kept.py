@@ -99,7 +99,7 @@ def double_tap(page, selector, gap=0.12):
 
 def open_new_game_form(page):
     if not page.evaluate("document.getElementById('table-new').open"):
-        page.locator("#table-new summary").tap()
+        page.locator("#table-new > summary").tap()
 
 
 # -- storage full ------------------------------------------------------------------------------------------
@@ -187,7 +187,7 @@ def test_two_taps_on_the_coachs_resume_never_overwrite_the_coached_game(browser,
     reopen(phone, "coach")
     page.wait_for_selector("#coach-resume:not([hidden])")
     if not page.evaluate("document.getElementById('coach-new').open"):
-        page.locator("#coach-new summary").tap()
+        page.locator("#coach-new > summary").tap()
     double_tap(page, "#coach-resume")
     page.wait_for_function("() => { const r = window.gonuts.record('coach'); return !!r && r.players === 4; }")
     time.sleep(1.5)                                                    # a second Resume would have run by now

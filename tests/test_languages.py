@@ -222,7 +222,7 @@ def test_a_german_family_at_320x568_sees_every_label_whole_and_nothing_covered(b
         seen.append(step)
     page.locator("#tab-table").tap()
     if not page.evaluate("document.getElementById('table-new').open"):
-        page.locator("#table-new summary").tap()
+        page.locator("#table-new > summary").tap()
     page.select_option("#table-players", "3")
     look("setup")
     for i, name in enumerate(("Großmutter Hildegard", "Zoë", "Großvater Ingo")):

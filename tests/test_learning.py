@@ -277,14 +277,15 @@ def test_axe_finds_nothing_in_practice(browser, page_file):
 
 
 def test_a_stored_session_the_page_cannot_draw_is_said_and_let_go(browser, cache, tmp_path):
-    """A practice session saved by another page (4 players, here a 2-player page) or a damaged one never
-    stops the page: a one-line message, the session dropped, the setup shown."""
+    """A practice session the page cannot draw (a game to 101: it solves games to 10 to 100) or a damaged one
+    never stops the page: a one-line message, the session dropped, the setup shown."""
     out = tmp_path / "two.html"
     assert cli(cache, "web", "--players", "2", "--out", out).returncode == 0
     phone = Phone.open(browser, out, fragment="#practice", when=NOON)
     page = phone.page
-    for stored, message in (({"seed": 1, "count": 5, "players": 4, "rules": "rulebook", "daily": None, "answers": []},
-                             "this page has no 4-player rulebook table"), ("[1, 2", None), ({"seed": "x"}, None)):
+    for stored, message in (({"seed": 1, "count": 5, "players": 2, "rules": "rulebook", "target": 101, "daily": None,
+                              "answers": []}, "The target is a whole number from 10 to 100."), ("[1, 2", None),
+                            ({"seed": "x"}, None)):
         page.evaluate("(v) => localStorage.setItem(`gonuts.practice.v1@${new URL('.', location.href).pathname}`, "
                       "typeof v === 'string' ? v : JSON.stringify({session: v}))", stored)
         page.reload()

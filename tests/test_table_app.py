@@ -92,7 +92,7 @@ class Phone(Context):
     def start(self, players=4, names=NAMES, hidden=()):
         self.page.locator("#tab-table").tap()
         if not self.page.evaluate("document.getElementById('table-new').open"):
-            self.page.locator("#table-new summary").tap()
+            self.page.locator("#table-new > summary").tap()
         self.page.select_option("#table-players", str(players))
         for i in range(players):
             self.page.fill(f"#table-name-{i}", names[i])
@@ -363,7 +363,7 @@ def test_a_new_game_keeps_the_running_one_and_resume_brings_it_back(browser, pag
     page.wait_for_function("window.gonuts !== undefined")
     page.locator("#tab-table").tap()
     if not page.evaluate("document.getElementById('table-new').open"):
-        page.locator("#table-new summary").tap()
+        page.locator("#table-new > summary").tap()
     assert "Ann, Bo" in page.text_content("#table-recent-list")
     page.locator("#table-resume-0").tap()
     assert page.evaluate("window.gonuts.record('table')") == first
@@ -778,7 +778,7 @@ def test_a_new_coached_or_played_game_never_discards_the_running_one(browser, pa
     page.locator("#coach-setup button[type=submit]").tap()
     coach_roll(page, (2, 2, 1))
     first = page.evaluate("window.gonuts.record('coach')")
-    page.locator("#coach-new summary").tap()
+    page.locator("#coach-new > summary").tap()
     page.locator("#coach-setup button[type=submit]").tap()           # a new game: the running one set aside
     assert page.evaluate("window.gonuts.record('coach').events") == []
     assert "(2 players, 1 entry)" in page.text_content("#coach-resume")
@@ -791,7 +791,7 @@ def test_a_new_coached_or_played_game_never_discards_the_running_one(browser, pa
     page.wait_for_function("window.gonuts.record('play').events.length > 0")
     mine = page.evaluate("window.gonuts.record('play')")
     if not page.evaluate("document.getElementById('play-new').open"):
-        page.locator("#play-new summary").tap()
+        page.locator("#play-new > summary").tap()
     page.fill("#play-seed", "8")
     page.locator("#play-setup button[type=submit]").tap()
     page.wait_for_selector("#play-ask:not([hidden])")

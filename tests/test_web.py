@@ -138,7 +138,9 @@ def test_api_refuses_bad_states_with_a_message(watched):
         "{scores: [50, 3], turn: 0, dice: 5}": "score 50 is outside 0..49",
         "{scores: [3, 4], turn: -1, dice: 2}": "turn points must be 0 or more",
         "{scores: [3, 4], turn: 2, dice: 6}": "live dice must be from 1 to 5",
-        "{scores: [3, 4, 5, 6], turn: 2, dice: 3}": "no 4-player rulebook table",
+        "{scores: [3, 4], turn: 2, dice: 3, target: 101}": "this page has no 2-player rulebook game to 101",
+        "{scores: [3, 4], turn: 2, dice: 3, target: 30, speed: 3}": "this page has no 2-player rulebook game to 30",
+        "{scores: [3, 4], turn: 2, dice: 3, target: 2.5}": "target must be a whole number",
         "{scores: [3, 4], turn: 2, dice: 3, rules: 'house'}": 'rules must be "rulebook" or "summary"',
         "{scores: [3.5, 4], turn: 2, dice: 3}": "whole numbers",
     }
@@ -363,7 +365,7 @@ def test_play_refuses_a_bad_policy_and_a_bad_fragment(watched):
     assert page.inner_text("#play-error") == 'policy hold:abc: K must be a whole number, not "abc"'  # the CLI's words
     assert not page.is_visible("#play-game")
     if not page.evaluate("document.getElementById('play-new').open"):
-        page.click("#play-new summary")
+        page.click("#play-new > summary")
     page.fill("#play-opp-1", "sometimes")
     page.click("#play-setup button[type=submit]")
     assert page.inner_text("#play-error").startswith('unknown policy "sometimes": use optimal, best,')
@@ -631,9 +633,8 @@ def test_a_malformed_address_is_one_line_and_the_saved_game_survives(watched):
     ({"opponents": None}, "it names no computer players"),
     ({"opponents": {"1": "sometimes"}}, 'unknown policy "sometimes"'),
     ({"opponents": {"1": "best"}}, "policy best: best is solved for each game by the command line"),
-    ({"players": 4, "opponents": {"1": "optimal", "2": "optimal", "3": "optimal"}},
-     "this page has no 4-player rulebook table"),
-    ({"target": 30}, "it is a game to 30, and this page plays to 50"),
+    ({"speed": 3}, "it is a game to 50 at Go Nuts! speed 3, and this page plays to 10 to 100 at speeds 0.5, 1, 2"),
+    ({"target": 101}, "it is a game to 101 at Go Nuts! speed 1, and this page plays to 10 to 100 at speeds 0.5, 1, 2"),
 ])
 def test_a_saved_game_the_page_cannot_play_opens_read_only_and_is_kept(watched, change, why):
     """Kept aside with its reason, and shown read-only: with numbers when the page has its table, else without."""

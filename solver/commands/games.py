@@ -295,8 +295,10 @@ def record_tables(wanted, named) -> dict:
             if out[rules] is None:
                 raise TableError(named(k, f"the shipped page data of {rules.describe()} cannot be read"))
         else:
-            out[rules] = load_for({"players": rules.players, "preset": rules.preset_name(), "target": rules.target},
-                                  rules.players)
+            knobs = {"players": rules.players, "preset": rules.preset_name(), "target": rules.target}
+            if rules.speed != 1.0:                # a record of the page's game at another Go Nuts! speed
+                knobs["speed"] = rules.speed
+            out[rules] = load_for(knobs, rules.players)
     return out
 
 

@@ -228,10 +228,12 @@ def _maxpoints_decisions(model, means, H):
     V = np.tile(np.arange(H + 8, dtype=float)[:, None], (1, D + 1))
     roll = np.zeros((H, D + 1), dtype=bool)
     mv, en = model.moves, model.endings
+    # each die count's moves and endings, picked once (the sums below are over the same values in the same order)
+    ms = [mv[mv["src"] == n] for n in range(D + 1)]
+    es = [en[en["src"] == n] for n in range(D + 1)]
     for t in range(H - 1, -1, -1):
         for n in range(1, D + 1):
-            m = mv[mv["src"] == n]
-            e = en[en["src"] == n]
+            m, e = ms[n], es[n]
             r = float((m["p"] * V[np.minimum(t + m["da"], H + 7), m["dst"]]).sum())
             r += float((e["p"] * (means[e["dist"]] + np.where(e["rel"], t, 0))).sum())
             roll[t, n] = r > t

@@ -7,9 +7,13 @@ Twin in the page: ``solver/play/web/src/core/games.js``.
 from __future__ import annotations
 
 import base64
+import functools
 import json
+from pathlib import Path
 
 from solver import __version__
+from solver.engine.solve import EPS, MAX_PI, MAX_VI, TOLERANCE
+from solver.engine.wasm import WASM
 from solver.errors import GonutsError
 from solver.game.moves import faces_table
 from solver.game.rules import N_DICE, preset
@@ -25,6 +29,53 @@ READINGS = ("rulebook", "summary")
 
 
 TARGET = 50
+
+
+# The games the page solves itself (web/src/core/solve.js over the WebAssembly kernel): any target in this range,
+# and the Go Nuts! round's speed among these (half as fast as printed, as printed, twice as fast).
+SOLVE_TARGETS = (10, 100)
+SPEEDS = (0.5, 1.0, 2.0)
+# What the games a browser keeps solved may take together (page/kept.js drops the least recently used past it):
+# ten 4-player games to 30, or a hundred 3-player games to 50.
+KEPT_BUDGET = 256 * 2 ** 20
+# The worker that runs the kernel off the page's main thread (npm run build: web/src/worker.js).
+WORKER = Path(__file__).resolve().parent / "web" / "worker.js"
+
+
+def speed_key(speed: float) -> str:
+    """A speed as the page writes it in keys and records ("0.5", "1", "2": JavaScript's String(number))."""
+    return f"{speed:g}"
+
+
+@functools.cache
+def turn_rules(reading: str, players: int, speed: float) -> dict:
+    """What a solved game needs beside its values, for every target up to the page's highest: the maxpoints
+    rule (its decisions do not depend on the target: ``maxpoints`` solves the uncut turn) and the exact mean of
+    a Go Nuts! round by its dice (``nuts_means``)."""
+    rules = preset(reading, players=players, target=SOLVE_TARGETS[1], speed=speed)
+    mp = maxpoints(rules, N_DICE).roll_tn
+    means = nuts_means(rules)
+    return {"maxpoints": ["".join("1" if mp[t, n] else "0" for t in range(rules.target)) for n in range(N_DICE + 1)],
+            "nuts_mean": [0.0] + [means[x] for x in range(1, N_DICE + 1)]}
+
+
+def solve_data(place_file=None) -> dict:
+    """What the page needs to solve a game itself: the targets and speeds it offers, the solver's settings (those
+    of ``gonuts-solve build``), each reading's per-game rules (``turn_rules``), and where the kernel and its
+    worker are: ``place_file(name, bytes)`` returns a site file's address; without it both travel inside the
+    page (the kernel in base64, the worker as text: the single file fetches nothing)."""
+    kernel, worker = WASM.read_bytes(), WORKER.read_bytes()
+    if place_file is None:
+        where_kernel = {"data": base64.b64encode(kernel).decode("ascii")}
+        where_worker = {"text": worker.decode("utf-8")}
+    else:
+        where_kernel = {"url": place_file("kernels.wasm", kernel)}
+        where_worker = {"url": place_file("solve-worker.js", worker)}
+    return {"targets": list(SOLVE_TARGETS), "speeds": list(SPEEDS),
+            "settings": {"tol": TOLERANCE, "eps": EPS, "max_pi": MAX_PI, "max_vi": MAX_VI},
+            "turn": {r: {str(p): {speed_key(s): turn_rules(r, p, s) for s in SPEEDS} for p in (2, 3, 4)}
+                     for r in READINGS},
+            "kernel": {**where_kernel, "bytes": len(kernel)}, "worker": where_worker, "budget": KEPT_BUDGET}
 
 
 def reading_data(reading: str) -> dict:
@@ -93,13 +144,14 @@ def rule_cards(wanted, target: int) -> dict:
     return {k: v for k, v in shipped.get("cards", {}).items() if k in wanted}
 
 
-def page_data(tables, place=None) -> dict:
+def page_data(tables, place=None, place_file=None) -> dict:
     """Everything the page's core reads (``GonutsCore(data)``): the rules as data and each table's game.
 
     ``tables``: loaded tables, or ``game_data``'s (dict, bytes) pairs (``shipped_game`` gives them too).
 
     ``place(key, blob)`` says where a game's values go: it returns the keys to add to its ``start_win``
-    descriptor (``data``: base64 inside the page, the default; ``url``: a file of the site)."""
+    descriptor (``data``: base64 inside the page, the default; ``url``: a file of the site).
+    ``place_file(name, bytes)``: where the solver's kernel and worker go (``solve_data``)."""
     if place is None:
         def place(key, blob):
             return {"data": base64.b64encode(blob).decode("ascii")}
@@ -122,4 +174,4 @@ def page_data(tables, place=None) -> dict:
                        "names": {"max": NAME_MAX, "marks": MARKS_MAX}},
             "precision": {str(d["players"]): d["start_win"]["precision"] for d in games.values()},
             "practice": practice.constants(), "rule_cards": rule_cards(set(games), target),
-            "games": games}
+            "solve": solve_data(place_file), "games": games}

@@ -30,6 +30,7 @@ Twin in the page: ``solver/play/web/src/core/events.js`` and ``solver/play/web/s
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass
 
@@ -207,6 +208,9 @@ def rules_of(record) -> tuple[Rules, int]:
     if not _int(target, 1) or not isinstance(_whole(target), int):
         raise RecordError(f"\"target\" must be a whole number of at least 1, not {show(target)}")
     players, target = _whole(players), _whole(target)
+    speed = record.get("speed", 1)
+    if not _speed(speed):
+        raise RecordError(f"\"speed\" must be a number above 0 and at most 100 (throws per tick), not {show(speed)}")
     you = record.get("you")
     if not _int(you) or _whole(you) >= players:
         raise RecordError(f"\"you\" must be a seat from 0 to {players - 1}, not {show(you)}")
@@ -215,7 +219,12 @@ def rules_of(record) -> tuple[Rules, int]:
     if len(record["events"]) > MAX_EVENTS:
         raise RecordError(f"a game record holds at most {MAX_EVENTS:,} events, not {len(record['events']):,}")
     you = _whole(you)
-    return preset(reading, players=players, target=target), you
+    return preset(reading, players=players, target=target, speed=float(speed)), you
+
+
+def _speed(x) -> bool:
+    """A record's Go Nuts! speed, as the page writes it (a JSON number) and ``Rules`` takes it."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and 0 < x <= 100
 
 
 def replay(record) -> Replay:

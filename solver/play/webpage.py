@@ -31,12 +31,16 @@ BUNDLE = "page.js"
 # The single file makes no request at all; the site fetches its own files only (and may register its worker).
 # No inline script or style runs unnamed: each is listed by its SHA-256 (@SCRIPTS@, @STYLES@), never
 # 'unsafe-inline', so no text from a record, a name or the address can ever run as script.
-FILE_CSP = ("default-src 'none'; script-src @SCRIPTS@; style-src @STYLES@; img-src data: blob:; "
-            "connect-src 'none'; form-action 'none'; base-uri 'none'; object-src 'none'")
+# The page solves games itself (page/solving.js): 'wasm-unsafe-eval' lets it compile its own WebAssembly kernel
+# (it allows no eval of JavaScript), and `worker-src blob:` lets it start its solver's worker from a blob of the
+# worker's script, which only the page's own (hash-named) script can make; a blob worker runs under this same
+# policy (a file worker would run under the headers of whatever host serves it, and the single file has no files).
+FILE_CSP = ("default-src 'none'; script-src 'wasm-unsafe-eval' @SCRIPTS@; style-src @STYLES@; img-src data: blob:; "
+            "connect-src 'none'; worker-src blob:; form-action 'none'; base-uri 'none'; object-src 'none'")
 
 
-SITE_CSP = ("default-src 'none'; script-src 'self' @SCRIPTS@; style-src @STYLES@; "
-            "img-src 'self' data: blob:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; "
+SITE_CSP = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval' @SCRIPTS@; style-src @STYLES@; "
+            "img-src 'self' data: blob:; connect-src 'self'; worker-src 'self' blob:; manifest-src 'self'; "
             "form-action 'none'; base-uri 'none'; object-src 'none'")
 
 

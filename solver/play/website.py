@@ -38,7 +38,13 @@ def site(tables, folder, force: bool = False, inline: bool = False) -> dict:
         name = f"data/{key}-{zlib.crc32(blob):08x}.bin"
         files[name] = blob
         return {"url": name}
-    data = page_data(tables, place)
+    def place_file(name, blob):
+        stem, _, ext = name.rpartition(".")
+        address = f"data/{stem}-{zlib.crc32(blob):08x}.{ext}"
+        files[address] = blob
+        return address
+
+    data = page_data(tables, place, place_file)
     data["site"] = True
     if inline:
         files["index.html"] = html(data, site=True).encode("utf-8")

@@ -5,7 +5,7 @@ import { $, showError } from "./page/dom.js";
 import { t, words, startLanguage, onLanguage, unknownLanguage } from "./page/i18n.js";
 import { store, raw, keepAside, showKept } from "./page/storage.js";
 import { showTab, parseFragment, notice } from "./page/tabs.js";
-import { ready, checkTarget, hold, recordOf, say } from "./page/games.js";
+import { readyFor, checkTarget, hold, recordOf, say } from "./page/games.js";
 import { publish } from "./page/api.js";
 import { welcome } from "./page/welcome.js";
 import "./tabs/advise/advise.js";
@@ -58,7 +58,7 @@ function start() {
       core.replay(saved);
       checkTarget(saved);
       if (check) check(saved);
-      await ready(saved.players, saved.rules);
+      await readyFor(saved, { cancel: false });
       hold(game.state, saved); $(`${game.mode}-new`).open = false;
       showKept(game.mode, game.key);
     } catch (err) {

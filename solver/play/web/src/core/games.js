@@ -1,9 +1,11 @@
-/* The embedded games: each table's start-of-turn win probabilities as the page carries them (float64, or the
- * 4-player quantised encoding), checked (length, CRC-32) and decoded once, on first use.
+/* The page's games: the embedded ones (each table's start-of-turn win probabilities as the page carries them:
+ * float64, or the 4-player quantised encoding), checked (length, CRC-32) and decoded once, on first use; and the
+ * games the page solved itself (core/solve.js), added with their values and the rules data of their reading.
  * Twin: solver/play/pagevalues.py (page_game), solver/play/pagegames.py (page_data);
  * fixture: tests/fixtures/page-t12.json (a 4-player encoding), advice.json (its numbers). */
 import { fail } from "./errors.js";
 import { rollTable } from "./rules.js";
+import { nutsPayoutTable, speedFraction } from "./payout.js";
 
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Reading} Reading */
@@ -74,14 +76,20 @@ async function decodeLorenzo(raw, bytes) {
   return cum;
 }
 
-/** @param {number} players @param {string} reading */
-export const gameKey = (players, reading) => `${players}-${reading}`;
+/** A game's key: "3-summary" for an embedded game (the page's target, the round at its printed speed), else
+ * "3-summary-30-1" (players, reading, target, speed).
+ * @param {number} players @param {string} reading @param {number} [target] @param {number} [speed] @param {number} [home] */
+export const gameKey = (players, reading, target, speed, home) =>
+  (target === undefined || target === home) && (speed === undefined || speed === 1) ? `${players}-${reading}` : `${players}-${reading}-${target}-${speed === undefined ? 1 : speed}`;
 /** @param {string} key */
-function describeGame(key) { const [p, r] = key.split("-"); return `${p}-player ${r}`; }
+function describeGame(key) { const [p, r, g, v] = key.split("-"); return `${p}-player ${r}${g ? ` game to ${g}${v !== "1" ? ` (Go Nuts! speed ${v})` : ""}` : ""}`; }
 
 /** The games of the page's data: game(players, reading) when it is ready, load() to make it ready.
  * @param {any} data the page's data (solver/play/pagegames.py page_data) */
 export function makeGames(data) {
+  const home = data.record.target;
+  /** @param {number} p @param {string} r @param {number} [g] @param {number} [v] */
+  const keyOf = (p, r, g, v) => gameKey(p, r, g, v, home);
   /** @type {Map<string, Game>} */
   const cache = new Map();
   /** @type {Map<string, Reading>} */
@@ -112,12 +120,19 @@ export function makeGames(data) {
              moves: r.moves, maxpoints: raw.maxpoints, nutsMean: raw.nuts_mean, nutsReplaces: r.nutsReplaces, source: raw.source };
   }
   /** A game ready to use. Values embedded as float64 are read at once; the others (a site's data files, the
-   * 4-player encoding) must be loaded first with load(), which is asynchronous.
-   * @param {number} players @param {string} reading_ @returns {Game} */
-  function game(players, reading_) {
-    const key = gameKey(players, reading_);
+   * 4-player encoding) must be loaded first with load(), which is asynchronous; a game at another target or
+   * speed must be solved first (add()).
+   * @param {number} players @param {string} reading_ @param {number} [target] @param {number} [speed] @returns {Game} */
+  function game(players, reading_, target, speed) {
+    const key = keyOf(players, reading_, target, speed);
     const have = cache.get(key);
     if (have) return have;
+    if (!(key in data.games) && !solvable(players, reading_, target, speed)) {
+      if (key === gameKey(players, reading_)) rawGame(players, reading_);           // its refusal: the games it has
+      const s = data.solve;
+      fail(`this page has no ${describeGame(key)}${s ? `: it solves games to ${s.targets[0]} to ${s.targets[1]} at Go Nuts! speeds ${s.speeds.join(", ")}` : ""}`);
+    }
+    if (!(key in data.games)) fail(`the ${describeGame(key)} is not solved yet (solve it first: await gonuts.solve({players: ${players}, rules: "${reading_}", target: ${target}, speed: ${speed === undefined ? 1 : speed}}))`);
     const raw = rawGame(players, reading_);
     if (raw.start_win.encoding !== "f64" || raw.start_win.data === undefined) {
       fail(`the ${describeGame(key)} game is not loaded yet (load it first: await gonuts.load(${players}, "${reading_}"))`);
@@ -127,11 +142,42 @@ export function makeGames(data) {
     delete raw.start_win.data;           // decoded: the text is no longer needed
     return g;
   }
-  /** Whether game() would answer at once. @param {number} players @param {string} reading_ */
-  function loaded(players, reading_) {
-    const key = gameKey(players, reading_);
+  /** Whether game() would answer at once. @param {number} players @param {string} reading_ @param {number} [target] @param {number} [speed] */
+  function loaded(players, reading_, target, speed) {
+    const key = keyOf(players, reading_, target, speed);
     const raw = data.games[key];
     return cache.has(key) || (!!raw && raw.start_win.encoding === "f64" && raw.start_win.data !== undefined);
+  }
+  /** Whether the page has this game: embedded, or one it can solve (its players, reading, target and speed
+   * within what the page's data offers). @param {number} players @param {string} reading_ @param {number} [target] @param {number} [speed] */
+  function offered(players, reading_, target, speed) {
+    const key = keyOf(players, reading_, target, speed);
+    return key in data.games || solvable(players, reading_, target, speed);
+  }
+  /** Whether the page can solve this game itself. @param {number} players @param {string} reading_ @param {number} [target] @param {number} [speed] */
+  function solvable(players, reading_, target, speed) {
+    const s = data.solve, g = target === undefined ? home : target, v = speed === undefined ? 1 : speed;
+    return !!s && Number.isInteger(players) && players >= 2 && players <= 4 && reading_ in data.readings &&
+      Number.isInteger(g) && g >= s.targets[0] && g <= s.targets[1] && s.speeds.includes(v);
+  }
+  /** A game the page solved: its start-of-turn win probabilities (G^N by N, every seat's column), and the rest
+   * from its reading's data and core/payout.js, as the embedded games have them from Python.
+   * @param {number} players @param {string} reading_ @param {number} target @param {number} speed @param {Float64Array} startWin
+   * @returns {Game} */
+  function add(players, reading_, target, speed, startWin) {
+    if (!solvable(players, reading_, target, speed)) fail(`this page does not solve the ${describeGame(keyOf(players, reading_, target, speed))}`);
+    const key = keyOf(players, reading_, target, speed), N = players, G = target;
+    if (startWin.length !== G ** N * N) fail(`the ${describeGame(key)}'s values are ${startWin.length} numbers, not ${G ** N * N}`);
+    const r = reading(reading_), turn = data.solve.turn[reading_][String(N)][String(speed)];
+    const rules = { ...data.readings[reading_].rules, players: N, target: G, speed };
+    const flat = nutsPayoutTable(rules, /** @type {[number, number]} */ (speedFraction(String(speed))));
+    /** @type {Game} */
+    const g = { key, players: N, target: G, reading: reading_, rules, dice: r.dice, w: (i, j) => startWin[i * N + j],
+                payout: Array.from({ length: 6 }, (_, n) => flat.slice(n * (G + 1), (n + 1) * (G + 1))), precision: 0,
+                moves: r.moves, maxpoints: turn.maxpoints.map((/** @type {string} */ m) => m.slice(0, G)), nutsMean: turn.nuts_mean,
+                nutsReplaces: r.nutsReplaces, source: { solved: "page", speed }, values: startWin };
+    cache.set(key, g);
+    return g;
   }
   /** Load a game's values: fetch (a site) or read (the single file), check length and CRC-32, decode. The
    * UI gives fetchBytes (the core does no I/O of its own). A damaged or missing file is refused with a
@@ -172,5 +218,6 @@ export function makeGames(data) {
     job.catch(() => pending.delete(key));
     return job;
   }
-  return { reading, rawGame, game, loaded, load, games: () => Object.keys(data.games).sort() };
+  return { reading, rawGame, game, loaded, load, add, offered, solvable, key: keyOf, describe: describeGame,
+           games: () => Object.keys(data.games).sort() };
 }

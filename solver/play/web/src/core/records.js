@@ -35,6 +35,8 @@ export function header(record, R) {
   if (!isWhole(N) || N < 2 || N > 4) fail(`"players" must be 2, 3 or 4, not ${show(N)}`);
   const G = record.target === undefined ? R.default_target : record.target;
   if (!isWhole(G, 1)) fail(`"target" must be a whole number of at least 1, not ${show(G)}`);
+  const V = record.speed === undefined ? 1 : record.speed;
+  if (typeof V !== "number" || !(V > 0 && V <= 100)) fail(`"speed" must be a number above 0 and at most 100 (throws per tick), not ${show(V)}`);
   if (!isWhole(record.you) || record.you >= N) fail(`"you" must be a seat from 0 to ${N - 1}, not ${show(record.you)}`);
   if (!Array.isArray(record.events)) fail('"events" must be a list');
   const most = R.max_events;

@@ -100,13 +100,15 @@ export function kernelData(reading, players, target, speed, settings) {
 }
 
 /** Solve a game with the kernel's exports: the start-of-turn win probabilities (G^N, N), the packed roll
- * decisions (G^N, nbytes), and for 2 players the values of rolling and stopping (G^N, G, D+1).
- * `progress(done, total)` is called after each layer with the layers done. Memory the kernel could not get is
- * an Error, and everything this call took is freed.
+ * decisions (G^N, nbytes), and for 2 players the values of rolling and stopping (G^N, G, D+1), unless
+ * `values` is false (the page keeps only the start values: 96 MB less at 2 players and target 100; the start
+ * values are the same bytes either way). `progress(done, total)` is called after each layer with the layers
+ * done. Memory the kernel could not get is an Error, and everything this call took is freed.
  * @param {KernelExports} kernel @param {KernelData} data @param {(done: number, total: number) => void} [progress]
- * @returns {Solved} */
-export function solveGame(kernel, data, progress) {
-  const N = data.players, G = data.target, D = data.substates, S = G ** N, storeValues = N === 2;
+ * @param {{values?: boolean}} [opts] @returns {Solved} */
+export function solveGame(kernel, data, progress, opts) {
+  const N = data.players, G = data.target, D = data.substates, S = G ** N;
+  const storeValues = N === 2 && !(opts && opts.values === false);
   const { reps, ptr } = orbitLayers(N, G);
   /** @type {number[]} */
   const taken = [];

@@ -14,7 +14,8 @@
  * A game the page can value: w(i, j) is seat j's start-of-turn win probability at flat score state i.
  * @typedef {{key: string, players: number, target: number, reading: string, rules: any, dice: number,
  *   w: (i: number, j: number) => number, payout: Float64Array[], precision: number, moves: Move[][],
- *   maxpoints: string[][], nutsMean: Record<string, number>, nutsReplaces: boolean, source: any}} Game
+ *   maxpoints: string[][], nutsMean: Record<string, number>, nutsReplaces: boolean, source: any, values?: Float64Array}} Game
+ *   (values: a game the page solved keeps its start-of-turn values, G^N by N, as the kernel gave them)
  */
 /**
  * One Bellman backup of a start state (backup.js values): per (t, n) the roll and stop value vectors, the
@@ -40,7 +41,7 @@
  */
 /**
  * A game record (format gonuts-game; the file `gonuts-solve review` reads).
- * @typedef {{format: string, version: number, rules: string, players: number, target?: number, you: number,
+ * @typedef {{format: string, version: number, rules: string, players: number, target?: number, speed?: number, you: number,
  *   mode?: string, events: GameEvent[], names?: string[], hints?: boolean[], started?: string, seed?: number,
  *   opponents?: Record<string, string>}} GameRecord
  */

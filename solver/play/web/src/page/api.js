@@ -1,25 +1,36 @@
 /* window.gonuts, the page's scriptable face: it answers at once when the game is ready (2 and 3 players in the
  * single file), and with a Promise of the same answer when its data must be loaded first (4 players: decoded on
- * first use; the site's data files), so that `await gonuts.advise(...)` works for every game. */
+ * first use; the site's data files) or the game solved first (another target or speed: read from this browser's
+ * kept games, else solved in a worker), so that `await gonuts.advise(...)` works for every game. */
 import { data, core } from "./context.js";
 import { fetchBytes, recordOf } from "./games.js";
+import { solved, keptGames, lastSolve } from "./solving.js";
 import { sameName, csvCell } from "./names.js";
 
-/** @template {any[]} A @template R @param {(...args: A) => R} fn @param {(...args: A) => [number, string]} gameOf
+/** The game a call asks about: [players, reading, target, speed]. @typedef {[number, string, number | undefined, number | undefined]} Asked */
+/** @template {any[]} A @template R @param {(...args: A) => R} fn @param {(...args: A) => Asked} gameOf
  * @returns {(...args: A) => R | Promise<R>} */
 const onceLoaded = (fn, gameOf) => (...args) => {
-  /** @type {[number, string] | null} */
+  /** @type {Asked | null} */
   let key = null;
   try { key = gameOf(...args); } catch (e) { /* a malformed query: fn gives the message */ }
-  const known = key && Number.isInteger(key[0]) && typeof key[1] === "string" && core.games().includes(`${key[0]}-${key[1]}`);
-  if (!key || !known || core.loaded(key[0], key[1])) return fn(...args);
-  const [p, r] = key;
-  return core.load(p, r, fetchBytes).then(() => fn(...args));
+  const known = key && Number.isInteger(key[0]) && typeof key[1] === "string" && (key[2] === undefined || Number.isInteger(key[2])) &&
+    (key[3] === undefined || typeof key[3] === "number") && core.offered(key[0], key[1], key[2], key[3]);
+  if (!key || !known || core.loaded(...key)) return fn(...args);
+  return ensure(key).then(() => fn(...args));
 };
-/** @param {any} q @returns {[number, string]} */
-const ofQuery = (q) => [q.scores.length, q.rules === undefined ? "rulebook" : q.rules];
-/** @param {any} r @returns {[number, string]} */
-const ofRecord = (r) => [r.players, r.rules];
+/** Make a game usable: load an embedded one; read a kept one or solve one (no panel: the caller asked).
+ * @param {Asked} key @param {(p: {done: number, total: number}) => void} [onProgress] */
+function ensure(key, onProgress) {
+  const [p, r, g, v] = key;
+  if (core.games().includes(core.key(p, r, g, v))) return core.load(p, r, fetchBytes).then(() => undefined);
+  return solved({ players: p, rules: r, target: /** @type {number} */ (g === undefined ? data.record.target : g), speed: v === undefined ? 1 : v },
+                { onProgress });
+}
+/** @param {any} q @returns {Asked} */
+const ofQuery = (q) => [q.scores.length, q.rules === undefined ? "rulebook" : q.rules, q.target, q.speed];
+/** @param {any} r @returns {Asked} */
+const ofRecord = (r) => [r.players, r.rules, r.target === undefined ? data.record.default_target : r.target, r.speed];
 
 export function publish() {
   /** @type {any} */ (window).gonuts = Object.freeze({
@@ -31,12 +42,30 @@ export function publish() {
                        (/** @type {any} */ r) => ofRecord(r)),
     /** @param {any} record */
     replay: (record) => core.replay(record),
-    practice: onceLoaded(core.practice, (q) => [q.players === undefined ? 2 : q.players, q.rules === undefined ? "rulebook" : q.rules]),
+    practice: onceLoaded(core.practice, (q) => [q.players === undefined ? 2 : q.players, q.rules === undefined ? "rulebook" : q.rules, q.target, q.speed]),
     luck: onceLoaded(core.luck, ofRecord),
     /** @param {unknown} spec @param {any} [opts] */
     policy: (spec, opts) => core.policyName(spec, opts),
+    /** Solve a game ahead (or find it embedded or kept): resolves to true once it answers at once.
+     * @param {any} q {players = 2, rules = "rulebook", target, speed = 1} @param {(p: {done: number, total: number}) => void} [onProgress] */
+    solve: (q, onProgress) => Promise.resolve().then(() => {
+      if (q === null || typeof q !== "object") core.advise(null);        // its refusal: one object
+      const players = q.players === undefined ? 2 : q.players, rules = q.rules === undefined ? "rulebook" : q.rules;
+      const [target, speed] = core.targetSpeed(q);
+      if (!core.offered(players, rules, target, speed)) {
+        core.game(players, rules, target, speed);                        // says why (no such game)
+      }
+      return ensure([players, rules, target, speed], onProgress);
+    }).then(() => true),
+    /** The games this browser keeps solved: [{key, spec, bytes, used}]. */
+    kept: () => keptGames(),
+    /** The last game solved on this page: {key, seconds, memory (the kernel's, bytes), iterations, residual, estimate}. */
+    lastSolve: () => JSON.parse(JSON.stringify(lastSolve())),
     /** @param {number} players @param {string} [rules] */
     load: (players, rules) => core.load(players, rules === undefined ? "rulebook" : rules, fetchBytes).then(() => true),
+    /** The page's own target and what it solves: {target, targets: [lowest, highest], speeds}. */
+    targets: Object.freeze({ target: data.record.target, targets: data.solve ? [...data.solve.targets] : [data.record.target, data.record.target],
+                             speeds: data.solve ? [...data.solve.speeds] : [1] }),
     loaded: core.loaded,
     /** @param {string} mode */
     record: (mode) => JSON.parse(JSON.stringify(recordOf(["coach", "table", "recent"].includes(mode) ? mode : "play"))),

@@ -19,7 +19,10 @@ export const core = makeCore(data);
 /** The target this page plays to. @type {number} */
 export const TARGET = data.record.target;
 const KEYS = core.games().map((k) => { const [p, r] = k.split("-"); return { players: Number(p), reading: r }; });
+/* A page that solves games itself offers every player count and reading; one without the solver's data (a page
+ * built before it) only those it embeds. */
+if (data.solve) for (const players of [2, 3, 4]) for (const reading of Object.keys(data.readings)) KEYS.push({ players, reading });
 /** The player counts this page has tables for. */
 export const PLAYERS = [...new Set(KEYS.map((k) => k.players))].sort();
 /** The readings this page has for n players. @param {number} n */
-export const readingsFor = (n) => KEYS.filter((k) => k.players === n).map((k) => k.reading);
+export const readingsFor = (n) => [...new Set(KEYS.filter((k) => k.players === n).map((k) => k.reading))];

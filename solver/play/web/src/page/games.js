@@ -3,6 +3,7 @@
  * and its board, turn line, log and end drawn alike. A tab registers its game so that Review and the start
  * can find it without reaching into the tab. */
 import { data, core, TARGET } from "./context.js";
+import { solved } from "./solving.js";
 import { $, el, show, showError } from "./dom.js";
 import { store, track, savedOrder } from "./storage.js";
 import { openTab } from "./tabs.js";
@@ -54,10 +55,18 @@ export async function fetchBytes(url) {
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return new Uint8Array(await res.arrayBuffer());
 }
-/** Make a game usable: a no-op when it is, else load it (the 4-player tables are decoded on first use).
- * @param {number} players @param {string} reading */
-export async function ready(players, reading) {
-  if (core.loaded(players, reading)) return;
+/** Make a game usable: a no-op when it is, else load it (the 4-player tables are decoded on first use), read
+ * it from this browser's kept games, or solve it (page/solving.js: the estimate, a bar and Cancel on the page;
+ * `cancel: false` when the game is being restored and cannot wait without its values).
+ * @param {number} players @param {string} reading @param {number} [target] @param {number} [speed]
+ * @param {{cancel?: boolean}} [opts] */
+export async function ready(players, reading, target, speed, opts) {
+  if (core.loaded(players, reading, target, speed)) return;
+  if (!core.games().includes(core.key(players, reading, target, speed))) {
+    await solved({ players, rules: reading, target: /** @type {number} */ (target), speed: speed === undefined ? 1 : speed },
+                 { ui: true, cancel: !opts || opts.cancel !== false });
+    return;
+  }
   const note = $("loading");
   note.textContent = t("Loading the {players}-player {reading} tables\u2026", { players, reading: t(reading) });
   note.hidden = false;
@@ -86,25 +95,33 @@ export const playersText = (n) => t("{n} players", { n });
  * percentage gone wrong; the sum stays in the element's data). @param {number} n @param {number} totalPoints */
 export const lossPerDecision = (n, totalPoints) => `${t("{n} decisions", { n })}; ${t("on average {mean} points of win probability given up per decision (0 is perfect).", { mean: words.fixed(totalPoints / n, 2) })}`;
 
-/** A new record of a mode. @param {string} mode @param {{rules: string, players: number, seat: number}} cfg
+/** A new record of a mode: it always says its target, reading and Go Nuts! speed.
+ * @param {string} mode @param {{rules: string, players: number, seat: number, target?: number, speed?: number}} cfg
  * @param {Record<string, any>} [extra] @returns {GameRecord} */
 export function newRecord(mode, cfg, extra) {
   return Object.assign({ format: core.FORMAT, version: core.VERSION, rules: cfg.rules, players: cfg.players,
-                         target: TARGET, you: cfg.seat, mode, events: [] }, extra || {});
+                         target: cfg.target === undefined ? TARGET : cfg.target, speed: cfg.speed === undefined ? 1 : cfg.speed,
+                         you: cfg.seat, mode, events: [] }, extra || {});
 }
+/** A record's Go Nuts! speed (a record without one: as printed). @param {GameRecord} r */
+export const speedOf = (r) => (r.speed === undefined ? 1 : r.speed);
+/** The game a record is played in. @param {GameRecord} r */
+export const gameOf = (r) => core.game(r.players, r.rules, targetOf(r), speedOf(r));
+/** Make a record's game usable (ready). @param {GameRecord} r @param {{cancel?: boolean}} [opts] */
+export const readyFor = (r, opts) => ready(r.players, r.rules, targetOf(r), speedOf(r), opts);
 /** @type {Map<string, import("../core/types.js").ValuesAt>} one backup per score state and game, remembered */
 const backups = new Map();
 /** The backup of a start state, computed once and shared (the advice, the why, the live chance).
  * @param {GameRecord} record @param {number[]} scores */
 export function backupOf(record, scores) {
-  const key = `${record.players}-${record.rules}`;
+  const key = core.key(record.players, record.rules, targetOf(record), speedOf(record));
   let at = backups.get(key);
-  if (!at) { at = core.memoValues(core.game(record.players, record.rules)); backups.set(key, at); }
+  if (!at) { at = core.memoValues(gameOf(record)); backups.set(key, at); }
   return at(scores);
 }
 /** The recording seat's chance of winning now (optimal play from here). @param {GameRecord} record @param {State} st */
 export function youWin(record, st) {
-  const g = core.game(record.players, record.rules);
+  const g = gameOf(record);
   if (st.phase === "over") return st.winner === record.you ? 1 : 0;
   const N = record.players, f = core.frame(st);
   if (f[0] + (st.phase === "decide" ? st.t : 0) >= g.target) return st.seat === record.you ? 1 : 0;
@@ -121,7 +138,7 @@ export function drawBoard(box, st, names) {
 /** The advice to the mover, in the mover's frame, and its why (one backup for both).
  * @param {GameRecord} record @param {State} st */
 export function moverAdvice(record, st) {
-  const g = core.game(record.players, record.rules), f = core.frame(st);
+  const g = gameOf(record), f = core.frame(st);
   const v = st.scores[st.seat] + st.t >= g.target ? undefined : backupOf(record, f);
   const a = core.adviseIn(g, f, st.t, st.n, v);
   const why = a.reason === "optimal" ? words.why(a, core.explainIn(g, f, st.t, st.n, v), record.rules) : null;
@@ -189,7 +206,7 @@ export function drawLog(list, record, names, opts) {
 export const redrawLog = (list) => { logged.delete(list); };
 /** @param {GameRecord} record @param {State} st @param {string[]} names */
 export function turnText(record, st, names) {
-  if (st.phase === "over") return t("{who} reached {target} and won.", { who: names[/** @type {number} */ (st.winner)], target: TARGET });
+  if (st.phase === "over") return t("{who} reached {target} and won.", { who: names[/** @type {number} */ (st.winner)], target: targetOf(record) });
   const who = names[st.seat];
   if (st.phase === "start") return t("{who} to start a turn (5 dice).", { who });
   if (st.phase === "nuts") return t("{who}: Go Nuts! round.", { who });
@@ -212,11 +229,14 @@ export const seatLabels = (r) => Array.from({ length: r.players }, (_, k) => k =
 
 /** A record's target (a record without one is to the format's default). @param {GameRecord} r */
 export const targetOf = (r) => (r.target === undefined ? data.record.default_target : r.target);
-/** Refuse a record unless it is to this page's target. @param {GameRecord} r */
+/** Refuse a record unless this page has its game: its target and speed embedded, or ones it solves.
+ * @param {GameRecord} r */
 export function checkTarget(r) {
-  if (targetOf(r) !== TARGET) {
-    const params = { target: targetOf(r), here: TARGET };
-    throw new GonutsInputError(`it is a game to ${params.target}, and this page plays to ${TARGET}`, "it is a game to {target}, and this page plays to {here}", params);
+  const speed = speedOf(r);
+  if (!Number.isFinite(speed) || !core.offered(r.players, r.rules, targetOf(r), speed)) {
+    const s = data.solve, params = { target: targetOf(r), min: s.targets[0], max: s.targets[1], speed: String(speed), speeds: s.speeds.join(", ") };
+    throw new GonutsInputError(`it is a game to ${params.target} at Go Nuts! speed ${params.speed}, and this page plays to ${params.min} to ${params.max} at speeds ${params.speeds}`,
+                               "it is a game to {target} at Go Nuts! speed {speed}, and this page plays to {min} to {max} at speeds {speeds}", params);
   }
 }
 

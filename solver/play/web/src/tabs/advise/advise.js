@@ -1,9 +1,10 @@
 /* The Advise tab: one question (scores, turn points, live dice) and its answer with why. */
-import { core, PLAYERS, readingsFor, TARGET } from "../../page/context.js";
+import { core, PLAYERS, readingsFor } from "../../page/context.js";
 import { $, el, showError, fillSelect } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { drawAdvice, readingText } from "../../page/advice.js";
 import { ready, wholeNumber, say, playersText } from "../../page/games.js";
+import { initGameFields, readGameFields, TARGETS } from "../../page/gamefields.js";
 
 const adv = { players: $("adv-players"), rules: $("adv-rules"), scores: $("adv-scores"), turn: $("adv-turn"),
               dice: $("adv-dice"), out: $("adv-out"), error: $("adv-error") };
@@ -16,10 +17,16 @@ function playersChanged() {
   adv.scores.replaceChildren();
   for (let k = 0; k < n; k++) {
     adv.scores.append(el("label", { text: t(SCORE_NAMES[k]) }, el("input", { id: `adv-score-${k}`, type: "number", inputmode: "numeric",
-      min: "0", max: String(TARGET - 1), step: "1", value: old[k] !== undefined ? old[k] : "0" })));
+      min: "0", max: String(topScore()), step: "1", value: old[k] !== undefined ? old[k] : "0" })));
   }
   drawReading();
 }
+/** The highest score a field takes: one below the target (the form's, when it is one the page plays). */
+function topScore() {
+  const g = Number($("adv-target").value);
+  return (Number.isInteger(g) && g >= TARGETS[0] && g <= TARGETS[1] ? g : TARGETS[1]) - 1;
+}
+initGameFields("adv", () => { for (const i of adv.scores.querySelectorAll("input")) i.setAttribute("max", String(topScore())); });
 /* The first reading is in the page as written (webpage.py reading_line): written again only when it changes. */
 function drawReading() {
   const text = readingText(adv.rules.value);
@@ -44,9 +51,10 @@ $("advise-form").addEventListener("submit", async (e) => {
     const scores = [];
     for (let k = 0; k < n; k++) scores.push(wholeNumber($(`adv-score-${k}`).value, k === 0 ? t("Your score") : t("Score {k}", { k: k + 1 })));
     const turn = wholeNumber(adv.turn.value, t("Turn points"));
-    await ready(n, adv.rules.value);
+    const { target, speed } = readGameFields("adv");
+    await ready(n, adv.rules.value, target, speed);
     const q = { scores, turn, dice: Number(adv.dice.value), rules: adv.rules.value };
-    const g = core.game(n, q.rules), v = scores[0] + turn < g.target ? core.values(g, scores) : undefined;
+    const g = core.game(n, q.rules, target, speed), v = scores[0] + turn < g.target ? core.values(g, scores) : undefined;
     const a = core.adviseIn(g, scores, turn, q.dice, v);
     showError(adv.error, "");
     redraw = () => drawAdvice(adv.out, a, null, a.reason === "optimal" ? words.why(a, core.explainIn(g, scores, turn, q.dice, v), q.rules) : null);

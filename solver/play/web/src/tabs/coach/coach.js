@@ -7,8 +7,9 @@ import { store, storageKey, fullToSetAside } from "../../page/storage.js";
 import { drawAdvice, readingText } from "../../page/advice.js";
 import { owner } from "../../page/owner.js";
 import { oneAtATime, tap, redrawn } from "../../page/taps.js";
-import { ready, wholeNumber, say, newRecord, youWin, drawBoard, moverAdvice, drawLog, turnText, drawOver, seatLabels,
-  seatOptions, pushEntered, undoEntered, hold, playersText, register } from "../../page/games.js";
+import { ready, readyFor, checkTarget, wholeNumber, say, newRecord, youWin, drawBoard, moverAdvice, drawLog, turnText, drawOver,
+  seatLabels, seatOptions, pushEntered, undoEntered, hold, playersText, register } from "../../page/games.js";
+import { initGameFields, readGameFields } from "../../page/gamefields.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
 /** @typedef {import("../../core/types.js").GameEvent} GameEvent */
@@ -26,14 +27,18 @@ function coachSetupChanged() {
   fillSelect($("coach-seat"), seatOptions(n), $("coach-seat").value);
 }
 fillSelect($("coach-players"), PLAYERS.map((p) => [p, playersText(p)]));
+initGameFields("coach");
 $("coach-players").addEventListener("change", coachSetupChanged);
 coachSetupChanged();
 /* Starting or resuming a game waits (its data decoding, the game's lock): one at a time. */
 const oneGameAction = oneAtATime(() => document.querySelectorAll("#coach-resume, #coach-setup button[type=submit]"));
 $("coach-setup").addEventListener("submit", (e) => { e.preventDefault(); startCoached(); });
 const startCoached = oneGameAction(async () => {
-  const cfg = { players: Number($("coach-players").value), rules: $("coach-rules").value, seat: Number($("coach-seat").value) };
-  try { await ready(cfg.players, cfg.rules); }
+  let cfg;
+  try {
+    cfg = { players: Number($("coach-players").value), rules: $("coach-rules").value, seat: Number($("coach-seat").value), ...readGameFields("coach") };
+    await ready(cfg.players, cfg.rules, cfg.target, cfg.speed);
+  }
   catch (err) { showError($("coach-error"), say(err)); return; }
   await own.take(true);
   if (coach.record && coach.record.events.length && !store.set(ASIDE_KEY, coach.record, { quiet: true })) {   // undoable: Resume
@@ -60,7 +65,7 @@ $("coach-resume").addEventListener("click", tap(() => { resumeAside(); }));
 const resumeAside = oneGameAction(async () => {
   const aside = drawAside();
   if (!aside) return;
-  try { core.replay(aside); await ready(aside.players, aside.rules); }
+  try { core.replay(aside); checkTarget(aside); await readyFor(aside); }
   catch (err) { showError($("coach-error"), t("That game cannot be resumed: {why}", { why: say(err) })); return; }
   await own.take(true);
   if (!store.set(ASIDE_KEY, coach.record && coach.record.events.length ? coach.record : null, { quiet: true })) {

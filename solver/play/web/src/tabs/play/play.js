@@ -1,6 +1,7 @@
 /* The Play tab: a game against computer players whose policies the player picks, with seeded dice (the seed
  * in the address), Go Nuts! rounds tick by tick, hints and the live chance. */
 import { core, PLAYERS, readingsFor, TARGET } from "../../page/context.js";
+import { initGameFields, readGameFields, TARGETS, SPEEDS } from "../../page/gamefields.js";
 import { $, el, showError, fillSelect, sleep } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { store, storageKey, raw, keepAside } from "../../page/storage.js";
@@ -8,14 +9,15 @@ import { setFragment, addressNumber } from "../../page/tabs.js";
 import { tap, redrawn } from "../../page/taps.js";
 import { die, drawAdvice, readingText } from "../../page/advice.js";
 import { owner } from "../../page/owner.js";
-import { ready, wholeNumber, say, newRecord, youWin, drawBoard, moverAdvice, drawLog, turnText, drawOver, seatLabels,
-  seatOptions, targetOf, checkTarget, playersText, register } from "../../page/games.js";
+import { ready, readyFor, gameOf, speedOf, wholeNumber, say, newRecord, youWin, drawBoard, moverAdvice, drawLog, turnText, drawOver,
+  seatLabels, seatOptions, targetOf, checkTarget, playersText, register } from "../../page/games.js";
 import { GonutsInputError, refuse } from "../../core/errors.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
 /** @typedef {import("../../core/dice.js").Rng} Rng */
 /** @typedef {import("../../core/dice.js").Tick} Tick */
-/** @typedef {{players: number, rules: string, seat: number, opponents: Record<string, string>, seed: number, fast: boolean}} PlayConfig */
+/** @typedef {{players: number, rules: string, target: number, speed: number, seat: number, opponents: Record<string, string>,
+ *   seed: number, fast: boolean}} PlayConfig */
 /** @typedef {{record: GameRecord, rng: number, fast?: boolean}} SavedPlay */
 
 /** @type {{record: GameRecord | null, rng: Rng, busy: boolean, gen: number, fast: boolean, readOnly: boolean, unvalued: boolean,
@@ -52,22 +54,23 @@ $("play-opps").after(el("datalist", { id: "play-policies" }, ...["optimal", "hol
 fillSelect($("play-players"), PLAYERS.map((p) => [p, playersText(p)]));
 $("play-players").addEventListener("change", playSetupChanged);
 $("play-seat").addEventListener("change", playSetupChanged);
+initGameFields("play");
 playSetupChanged();
 
 function playConfigFromForm() {
   const n = Number($("play-players").value);
-  const seat = Number($("play-seat").value);
+  const seat = Number($("play-seat").value), game = readGameFields("play");
   /** @type {Record<string, string>} */
   const opponents = {};
   for (const inp of $("play-opps").querySelectorAll("input")) {
     const spec = inp.value.trim();
-    core.policy(spec, { players: n, rules: $("play-rules").value });
+    core.policy(spec, { players: n, rules: $("play-rules").value, ...game });
     opponents[String(inp.dataset.seat)] = spec;
   }
   const seedText = $("play-seed").value.trim();
   const seed = seedText === "" ? Math.floor(Math.random() * 4294967296) : wholeNumber(seedText, t("The seed"));
   if (seed > 4294967295) refuse("The seed must be below 4294967296");
-  return { players: n, rules: $("play-rules").value, seat, opponents, seed, fast: $("play-fast").checked };
+  return { players: n, rules: $("play-rules").value, ...game, seat, opponents, seed, fast: $("play-fast").checked };
 }
 /** @param {GameRecord} r @returns {Record<string, string | number>} */
 function playFragment(r) {
@@ -75,6 +78,8 @@ function playFragment(r) {
   const opp = Object.keys(opps).sort().map((k) => opps[k]).join(",");
   /** @type {Record<string, string | number>} */
   const params = { seed: Number(r.seed), players: r.players, rules: r.rules, seat: r.you, opp };
+  if (targetOf(r) !== TARGET) params.target = targetOf(r);        // a link to a game at the page's own target stays as it was
+  if (speedOf(r) !== 1) params.speed = speedOf(r);
   if (play.fast) params.fast = 1;
   return params;
 }
@@ -97,7 +102,7 @@ function savePlay() { store.set(PLAY_KEY, { record: play.record, rng: play.rng.s
 /** @param {import("../../core/types.js").GameEvent} ev */
 function playPush(ev) { rec().events.push(ev); savePlay(); }
 /** @param {GameRecord} record */
-function rulesOf(record) { return core.game(record.players, record.rules).rules; }
+function rulesOf(record) { return gameOf(record).rules; }
 
 /* One roll of the active seat (its forced first roll, or after a choice to roll). */
 function playRoll() {
@@ -153,7 +158,7 @@ function drawPlay() {
   if (!r) return;
   const st = core.replay(r), names = playNames(r);
   redrawn();
-  $("play-reading").textContent = `${t("{n} players, target {target}, seed {seed}.", { n: r.players, target: TARGET, seed: String(r.seed) })} ${readingText(r.rules)}`;
+  $("play-reading").textContent = `${t("{n} players, target {target}, seed {seed}.", { n: r.players, target: targetOf(r), seed: String(r.seed) })} ${readingText(r.rules)}`;
   drawBoard($("play-board"), st, names);
   $("play-turn").textContent = turnText(r, st, names);
   drawDice();
@@ -182,8 +187,8 @@ async function runComputers() {
       if (!play.fast) await sleep(st.phase === "start" ? 450 : 550);
       if (gen !== play.gen) return;
       if (st.phase === "decide") {
-        const g = core.game(r.players, r.rules);
-        const choice = core.policy((r.opponents || {})[st.seat], { players: r.players, rules: r.rules }).roll(g, core.frame(st), st.t, st.n) ? "roll" : "stop";
+        const g = gameOf(r);
+        const choice = core.policy((r.opponents || {})[st.seat], { players: r.players, rules: r.rules, target: targetOf(r), speed: speedOf(r) }).roll(g, core.frame(st), st.t, st.n) ? "roll" : "stop";
         playPush({ seat: st.seat, choice });
         if (choice === "roll") playRoll();
       } else {
@@ -224,7 +229,7 @@ $("play-setup").addEventListener("submit", async (e) => {
   e.preventDefault();
   try {
     const cfg = playConfigFromForm();
-    await ready(cfg.players, cfg.rules);
+    await ready(cfg.players, cfg.rules, cfg.target, cfg.speed);
     await own.take(true);
     showError($("play-error"), ""); $("play-seed").value = "";
     if (play.record && !play.readOnly && inProgress(play.record)) {          // asked, and kept either way
@@ -241,6 +246,10 @@ function playFromFragment(params) {
   const rules = params.rules || "rulebook";
   if (!readingsFor(n).includes(rules)) refuse("this page has no {n}-player {rules} table", { n, rules });
   const seat = params.seat === undefined ? 0 : addressNumber(params.seat, "seat");
+  const target = params.target === undefined ? TARGET : addressNumber(params.target, "target");
+  if (target !== TARGET && (target < TARGETS[0] || target > TARGETS[1])) refuse("The target is a whole number from {min} to {max}.", { min: TARGETS[0], max: TARGETS[1] });
+  const speed = params.speed === undefined ? 1 : Number(params.speed);
+  if (!SPEEDS.includes(speed)) refuse("This page solves games to {min} to {max} points, at Go Nuts! speeds {speeds}; not this one.", { min: TARGETS[0], max: TARGETS[1], speeds: SPEEDS.join(", ") });
   if (seat >= n) refuse("seat {seat} does not exist with {n} players (0 to {last})", { seat, n, last: n - 1 });
   const specs = (params.opp || "").split(",").filter(Boolean);
   /** @type {Record<string, string>} */
@@ -249,19 +258,19 @@ function playFromFragment(params) {
   for (let i = 0; i < n; i++) {
     if (i === seat) continue;
     const spec = specs[Math.min(j, specs.length - 1)] || "optimal";
-    core.policy(spec, { players: n, rules });
+    core.policy(spec, { players: n, rules, target, speed });
     opponents[String(i)] = spec; j++;
   }
   const seed = addressNumber(params.seed, "seed");
   if (seed > 4294967295) refuse("The seed must be below 4294967296");
-  return { players: n, rules, seat, opponents, seed, fast: params.fast === "1" };
+  return { players: n, rules, target, speed, seat, opponents, seed, fast: params.fast === "1" };
 }
 /* A saved game the page can replay but not play (a computer policy it cannot play): shown read-only,
  * with the reason, when this page has its table; it is kept aside either way. */
 /** @param {GameRecord} record @param {string} why */
 async function openReadOnly(record, why) {
-  const valued = targetOf(record) === TARGET && core.games().includes(`${record.players}-${record.rules}`);
-  if (valued) await ready(record.players, record.rules);
+  const valued = core.offered(record.players, record.rules, targetOf(record), speedOf(record));
+  if (valued) await readyFor(record, { cancel: false });
   play.gen++;
   play.record = record; play.readOnly = true; play.unvalued = !valued;
   play.rng = core.rng(0); play.lastDice = null; play.nuts = null;
@@ -272,15 +281,16 @@ async function openReadOnly(record, why) {
 /** @param {GameRecord} r */
 function playable(r) {
   checkTarget(r);
-  if (!core.games().includes(`${r.players}-${r.rules}`)) refuse("this page has no {n}-player {rules} table", { n: r.players, rules: r.rules });
+  if (!core.offered(r.players, r.rules, targetOf(r), speedOf(r))) refuse("this page has no {n}-player {rules} table", { n: r.players, rules: r.rules });
   if (r.opponents === null || typeof r.opponents !== "object") refuse("it names no computer players");
   for (let i = 0; i < r.players; i++) {
-    if (i !== r.you) core.policy(r.opponents[String(i)], { players: r.players, rules: r.rules });
+    if (i !== r.you) core.policy(r.opponents[String(i)], { players: r.players, rules: r.rules, target: targetOf(r), speed: speedOf(r) });
   }
 }
 /** @param {GameRecord | null | undefined} a @param {PlayConfig | null} b */
 function sameGame(a, b) {
   return a && b && a.seed === b.seed && a.players === b.players && a.rules === b.rules && a.you === b.seat &&
+    targetOf(a) === b.target && speedOf(a) === b.speed &&
     JSON.stringify(a.opponents) === JSON.stringify(b.opponents);
 }
 /* A link never replaces a game in progress without asking: the question offers both, and the game a
@@ -319,7 +329,7 @@ export async function restorePlay(frag) {
     showError($("play-error"), t("This play address has no seed (#play&seed=42&...): it starts no game."));
   }
   if (frag.tab === "play" && frag.params.seed !== undefined) {
-    try { cfg = playFromFragment(frag.params); await ready(cfg.players, cfg.rules); }
+    try { cfg = playFromFragment(frag.params); await ready(cfg.players, cfg.rules, cfg.target, cfg.speed); }
     catch (err) { showError($("play-error"), say(err)); cfg = null; }
   }
   if (cfg && play.record && sameGame(play.record, cfg)) {
@@ -339,7 +349,7 @@ export async function restorePlay(frag) {
       replayed = true;
       playable(saved.record);
       if (!cfg || sameGame(saved.record, cfg)) {
-        await ready(saved.record.players, saved.record.rules);
+        await readyFor(saved.record, { cancel: false });
         play.record = saved.record; play.rng = core.rng(0); play.rng.state = saved.rng;
         play.fast = cfg ? cfg.fast : !!saved.fast; $("play-fast").checked = play.fast;
         $("play-new").open = false;

@@ -7,10 +7,13 @@ import { $, el, showError, fillSelect } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { storageKey, raw, keepAside } from "../../page/storage.js";
 import { ready, say, playersText } from "../../page/games.js";
+import { initGameFields, readGameFields, TARGETS, SPEEDS } from "../../page/gamefields.js";
+import { refuse } from "../../core/errors.js";
 import { drawCards } from "./cards.js";
 
 /** @typedef {import("../../core/practice.js").Pick} Pick */
-/** @typedef {{seed: number, count: number, players: number, rules: string, daily: string | null, answers: string[]}} Session */
+/** @typedef {{seed: number, count: number, players: number, rules: string, target?: number, speed?: number, daily: string | null,
+ *   answers: string[]}} Session a session (target and speed: the page's target and the printed speed when absent) */
 /** @typedef {{mean: number, n: number, right: number, what: string}} Result */
 
 const KEY = storageKey("gonuts.practice.v1");
@@ -70,12 +73,17 @@ function drawScores() {
 }
 
 /* A session: {seed, count, players, rules, daily: "YYYY-MM-DD" or null, answers: ["roll" | "stop", ...]}. */
-/** @param {Session} session */
-async function start(session) {
+/** @param {Session} session @param {boolean} [restoring] a session taken up at start: its game is solved without a Cancel */
+async function start(session, restoring) {
   showError($("prac-error"), "");
   try {
-    await ready(session.players, session.rules);
-    prac.g = core.game(session.players, session.rules);
+    const { target, speed } = session;
+    if (target !== undefined && !(Number.isInteger(target) && target >= TARGETS[0] && target <= TARGETS[1])) {
+      refuse("The target is a whole number from {min} to {max}.", { min: TARGETS[0], max: TARGETS[1] });
+    }
+    if (speed !== undefined && !SPEEDS.includes(speed)) refuse("The solver stopped: {why}", { why: `speed ${speed}` });
+    await ready(session.players, session.rules, target, speed, { cancel: !restoring });
+    prac.g = core.game(session.players, session.rules, target, speed);
     prac.picks = core.practiceIn(prac.g, session.seed, session.count);
   } catch (e) {
     const msg = say(e);
@@ -165,14 +173,17 @@ async function share() {
 }
 
 $("prac-players").addEventListener("change", fillSetup);
+initGameFields("prac");
 $("prac-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const count = Number($("prac-count").value);
   if (!Number.isInteger(count) || count < 1 || count > data.practice.max_count) {
     showError($("prac-error"), t("Decisions must be a whole number from 1 to {max}", { max: data.practice.max_count })); return;
   }
+  let game;
+  try { game = readGameFields("prac"); } catch (err) { showError($("prac-error"), say(err)); return; }
   const seed = crypto.getRandomValues(new Uint32Array(1))[0];
-  start({ seed, count, players: Number($("prac-players").value), rules: $("prac-rules").value, daily: null, answers: [] });
+  start({ seed, count, players: Number($("prac-players").value), rules: $("prac-rules").value, ...game, daily: null, answers: [] });
 });
 $("prac-daily").addEventListener("click", () => {
   const d = today();
@@ -195,7 +206,7 @@ export function restore() {
   const s = saved().session;
   const ok = s && Number.isInteger(s.seed) && Number.isInteger(s.count) && Array.isArray(s.answers) &&
     s.answers.every((/** @type {unknown} */ a) => a === "roll" || a === "stop") && s.answers.length <= s.count;
-  if (ok) return start(s);
+  if (ok) return start(s, true);
   return null;
 }
 /** A saved result's "what" (stored in English: "daily set DATE" or "N players, READING") in the language. @param {string} what */

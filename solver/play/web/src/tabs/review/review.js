@@ -4,7 +4,7 @@ import { data, core } from "../../page/context.js";
 import { $, el, showError, fillSelect, download } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { onOpen } from "../../page/tabs.js";
-import { ready, recordOf, say, mostRecent, lossPerDecision } from "../../page/games.js";
+import { readyFor, targetOf, speedOf, recordOf, say, mostRecent, lossPerDecision } from "../../page/games.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
 /** @typedef {import("../../core/records.js").Review} Review */
@@ -44,7 +44,7 @@ async function render() {
   /** @type {Review} */
   let rv;
   try {
-    if (record && typeof record === "object" && core.games().includes(`${record.players}-${record.rules}`)) await ready(record.players, record.rules);
+    if (record && typeof record === "object" && core.offered(record.players, record.rules, targetOf(record), speedOf(record))) await readyFor(record);
     rv = core.review(record, $("rev-seat-label").hidden ? undefined : Number($("rev-seat").value));
   } catch (e) { showError(err, say(e)); $("rev-export").disabled = true; return; }
   /** @param {number} k */

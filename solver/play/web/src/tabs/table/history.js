@@ -5,7 +5,7 @@
 import { core } from "../../page/context.js";
 import { $, el, showError, download } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
-import { ready } from "../../page/games.js";
+import { readyFor } from "../../page/games.js";
 import { GonutsInputError } from "../../core/errors.js";
 import { csvCell } from "../../page/names.js";
 import { recent } from "./recent.js";
@@ -37,7 +37,7 @@ export async function rows() {
   const out = [];
   for (const [i, r] of games().entries()) {
     try {
-      await ready(r.players, r.rules);
+      await readyFor(r);
       core.reviews(r).forEach((rv, k) => {
         const n = rv.decisions.length;
         out.push({ game: i + 1, started: typeof r.started === "string" ? r.started : "", players: r.players, rules: r.rules,

@@ -1,4 +1,5 @@
-/* The Table tab's new-game form: players, rules, a name and an advice switch per seat. It starts from the last
+/* The Table tab's new-game form: players, rules, target (and the Go Nuts! speed under More), a name and an
+ * advice switch per seat. It starts from the last
  * table's players and settings (kept in this browser), and Play again starts the next game from the one that
  * ended: the same players, rules and switches, the next player in turn order first. */
 import { PLAYERS, readingsFor, data } from "../../page/context.js";
@@ -6,6 +7,7 @@ import { $, el, showError, fillSelect } from "../../page/dom.js";
 import { t } from "../../page/i18n.js";
 import { cleanName as clean, graphemes, sameName } from "../../page/names.js";
 import { ready, say, playersText } from "../../page/games.js";
+import { initGameFields, readGameFields, setGameFields, TARGETS, SPEEDS } from "../../page/gamefields.js";
 import { refuse } from "../../core/errors.js";
 import { storageKey } from "../../page/storage.js";
 
@@ -14,7 +16,7 @@ export const NAME_MAX = data.record.names.max;
 /** A name as the page keeps it (page/names.js), with the marks a letter may carry from the page's data.
  * @param {unknown} text */
 export const cleanName = (text) => clean(text, data.record.names.marks);
-/** @typedef {{players: number, rules: string, names: string[], hints: boolean[], colours?: number[]}} Setup */
+/** @typedef {{players: number, rules: string, target?: number, speed?: number, names: string[], hints: boolean[], colours?: number[]}} Setup */
 const SETUP_KEY = storageKey("gonuts.table-setup.v1");
 
 /** The last table's setup, if one is kept and has the shape of one (anything else is ignored: a convenience).
@@ -24,7 +26,9 @@ function last() {
     const s = JSON.parse(localStorage.getItem(SETUP_KEY) || "null");
     if (s && PLAYERS.includes(s.players) && typeof s.rules === "string" && Array.isArray(s.names) && Array.isArray(s.hints) &&
         s.names.length === s.players && s.names.every((/** @type {unknown} */ x) => typeof x === "string" && graphemes(cleanName(x)) <= NAME_MAX)) {
-      return { players: s.players, rules: s.rules, names: s.names.map(cleanName), hints: s.names.map((/** @type {string} */ _, /** @type {number} */ i) => s.hints[i] !== false) };
+      const target = Number.isInteger(s.target) && s.target >= TARGETS[0] && s.target <= TARGETS[1] ? s.target : undefined;
+      const speed = SPEEDS.includes(s.speed) ? s.speed : undefined;
+      return { players: s.players, rules: s.rules, target, speed, names: s.names.map(cleanName), hints: s.names.map((/** @type {string} */ _, /** @type {number} */ i) => s.hints[i] !== false) };
     }
   } catch (e) { /* unreadable: the form's defaults */ }
   return null;
@@ -52,6 +56,7 @@ export function setupChanged(from) {
 /** Fill the form from a setup (the last table's). @param {Setup} s */
 export function fillFrom(s) {
   fillSelect($("table-players"), PLAYERS.map((p) => [p, playersText(p)]), s.players);
+  setGameFields("table", s);
   setupChanged(s);
 }
 
@@ -59,6 +64,8 @@ export function fillFrom(s) {
  * @param {(s: Setup) => Promise<void>} begin */
 export function initSetup(begin) {
   const kept = last();
+  initGameFields("table");
+  if (kept) setGameFields("table", kept);
   fillSelect($("table-players"), PLAYERS.map((p) => [p, playersText(p)]), kept ? kept.players : PLAYERS.includes(3) ? 3 : PLAYERS[0]);
   $("table-players").addEventListener("change", () => setupChanged());
   setupChanged(kept || undefined);
@@ -68,7 +75,10 @@ export function initSetup(begin) {
     /** @type {string[]} */
     const names = [];
     const hints = [];
+    /** @type {{target: number, speed: number}} */
+    let game;
     try {
+      game = readGameFields("table");
       for (let i = 0; i < n; i++) {
         // an empty field is its placeholder's name ("Player 2"); one that holds only what cannot be seen is no name
         const typed = $(`table-name-${i}`).value, name = typed.trim() ? cleanName(typed) : t("Player {k}", { k: i + 1 });
@@ -77,18 +87,19 @@ export function initSetup(begin) {
         if (names.some((x) => sameName(x, name))) refuse("Two players are called {name}: give each a name of their own", { name });
         names.push(name); hints.push($(`table-hint-${i}`).checked);
       }
-      await ready(n, rules);
+      await ready(n, rules, game.target, game.speed);
     } catch (err) { showError($("table-setup-error"), say(err)); return; }
     showError($("table-setup-error"), "");
-    await begin({ players: n, rules, names, hints });
+    await begin({ players: n, rules, ...game, names, hints });
   });
 }
-/** The setup of the game after `r`: the same players, rules and switches, the next in turn order first, each
- * player keeping their colour. @param {{players: number, rules: string, names: string[], hints: boolean[], colours?: unknown}} r
+/** The setup of the game after `r`: the same players, rules, target, speed and switches, the next in turn order
+ * first, each player keeping their colour.
+ * @param {{players: number, rules: string, target?: number, speed?: number, names: string[], hints: boolean[], colours?: unknown}} r
  * @returns {Setup} */
 export function nextSetup(r) {
   const N = r.players, k = (/** @type {number} */ i) => (i + 1) % N, colours = coloursOf(r);
-  return { players: N, rules: r.rules, names: r.names.map((_, i) => r.names[k(i)]), hints: r.names.map((_, i) => !!r.hints[k(i)]),
+  return { players: N, rules: r.rules, target: r.target, speed: r.speed, names: r.names.map((_, i) => r.names[k(i)]), hints: r.names.map((_, i) => !!r.hints[k(i)]),
            colours: r.names.map((_, i) => colours[k(i)]) };
 }
 /** Each seat's colour (0 to 3) in a table game: its record's `colours` when they are one each, else the seat's own.

@@ -14,8 +14,8 @@ import { graphemes, sameName } from "../../page/names.js";
 import { drawAdvice, tossUp } from "../../page/advice.js";
 import { showGrid, warmGrids, onRoll } from "./grids.js";
 import { owner } from "../../page/owner.js";
-import { ready, wholeNumber, say, newRecord, describe, drawLog, pushEntered, undoEntered, hold, playersText,
-  register, backupOf, lossPerDecision } from "../../page/games.js";
+import { ready, readyFor, gameOf, checkTarget, wholeNumber, say, newRecord, describe, drawLog, pushEntered, undoEntered, hold,
+  playersText, register, backupOf, lossPerDecision } from "../../page/games.js";
 import { refuse } from "../../core/errors.js";
 import { initSetup, setupChanged, remember, fillFrom, nextSetup, coloursOf, cleanName, NAME_MAX } from "./setup.js";
 import { TABLE_KEY, RECENT_KEY, recent, lines, setAside, takeOut } from "./recent.js";
@@ -71,7 +71,7 @@ const oneGameAction = oneAtATime(() => document.querySelectorAll("#table-recent-
 /** @param {number} i */
 const resumeRecent = oneGameAction(async (/** @type {number} */ i) => {
   const r = recent()[i];
-  try { core.replay(r); checkTable(r); await ready(r.players, r.rules); }
+  try { core.replay(r); checkTable(r); checkTarget(r); await readyFor(r); }
   catch (err) { showError($("table-setup-error"), t("That game cannot be resumed: {why}", { why: say(err) })); return; }
   await own.take(true);
   if (recent()[i] !== r) return;                          // another tab changed the list meanwhile: tap again
@@ -87,7 +87,8 @@ const resumeRecent = oneGameAction(async (/** @type {number} */ i) => {
 /** Start a new game (the form's, or Play again's); the running one is set aside, never discarded.
  * @param {import("./setup.js").Setup} s */
 const begin = oneGameAction(async (/** @type {import("./setup.js").Setup} */ s) => {
-  await ready(s.players, s.rules);
+  try { await ready(s.players, s.rules, s.target, s.speed); }
+  catch (err) { showError($("table-setup-error"), say(err)); return; }
   await own.take(true);
   if (!setAside(table.record, table.st)) {
     showError(table.record && table.st && table.st.phase === "over" ? $("table-error") : $("table-setup-error"), fullToSetAside());
@@ -95,7 +96,7 @@ const begin = oneGameAction(async (/** @type {import("./setup.js").Setup} */ s) 
   }
   showError($("table-setup-error"), "");
   const extra = { names: s.names, hints: s.hints, ...(s.colours ? { colours: s.colours } : {}), started: new Date().toISOString() };
-  hold(table, newRecord("table", { players: s.players, rules: s.rules, seat: 0 }, extra));
+  hold(table, newRecord("table", { players: s.players, rules: s.rules, target: s.target, speed: s.speed, seat: 0 }, extra));
   table.nuts = 0;
   save();
   keepStorage();
@@ -137,7 +138,7 @@ function drawDecision(r, st) {
   /** @type {Advice | null} */
   let a = null;
   if (r.hints[st.seat]) {
-    const g = core.game(r.players, r.rules), f = core.frame(st);
+    const g = gameOf(r), f = core.frame(st);
     a = core.adviseIn(g, f, st.t, st.n, valuesAt(r, f));
   }
   const close = !!a && tossUp(a);
@@ -217,7 +218,7 @@ function drawTable() {
     details.setAttribute("aria-busy", "true");
     afterPaint(() => {
       if (drawing !== detailsDrawn) return;
-      const g = core.game(r.players, r.rules), f = core.frame(st);
+      const g = gameOf(r), f = core.frame(st);
       const labels = Array.from({ length: N }, (_, k) => names[(st.seat + k) % N]);
       drawAdvice(details, a, labels, a.reason === "optimal" ? words.why(a, core.explainIn(g, f, st.t, st.n, valuesAt(r, f)), r.rules) : null);
       details.removeAttribute("aria-busy");
@@ -297,7 +298,7 @@ function drawNuts() {
   const st = state(), r = rec();
   if (st.phase !== "nuts") return;
   const gain = table.nuts + (/** @type {import("../../core/types.js").Context} */ (table.ctx).reading.nutsReplaces ? 0 : st.t);
-  const dice = /** @type {number} */ (st.nutsDice), mean = core.game(r.players, r.rules).nutsMean[dice];
+  const dice = /** @type {number} */ (st.nutsDice), mean = gameOf(r).nutsMean[dice];
   $("table-nuts-worth").textContent = `${t("{who} banks {n} points: {score} in all", { who: r.names[st.seat], n: gain, score: st.scores[st.seat] + gain })} ${
     t("(a round of {n} dice brings {x} acorns on average)", { n: dice, x: words.fixed(mean, 1) })}`;
 }

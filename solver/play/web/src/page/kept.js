@@ -1,0 +1,103 @@
+/* Games the page solved, kept in this browser (IndexedDB), so that the next game at that target starts at once,
+ * offline, after a reload or an update: each entry holds its game (players, reading, target, speed), its values'
+ * bytes and their CRC-32. An entry that is not whole (another shape, another length, another checksum, numbers
+ * that are not probabilities) is dropped and the game solved again. The entries share a budget; past it the one
+ * used least recently goes first. "Recently" is a counter kept with the entries, never the clock. */
+import { crc32 } from "../core/games.js";
+import { data } from "./context.js";
+
+const DB = "gonuts-solved", STORE = "games", FORMAT = "gonuts-solved-1";
+/** What the kept games may take together (solver/play/pagegames.py KEPT_BUDGET). */
+const BUDGET = data.solve ? data.solve.budget : 0;
+
+/** @typedef {{players: number, rules: string, target: number, speed: number}} Spec */
+/** @typedef {{key: string, format: string, spec: Spec, values: ArrayBuffer, crc32: number, used: number}} Entry */
+
+/** @type {Promise<IDBDatabase | null> | null} */
+let opening = null;
+/** The database, or null where this browser keeps none (then nothing is kept: each game is solved once per visit). */
+function open() {
+  if (!opening) {
+    opening = new Promise((resolve) => {
+      try {
+        const req = indexedDB.open(DB, 1);
+        req.onupgradeneeded = () => { req.result.createObjectStore(STORE, { keyPath: "key" }); };
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => resolve(null);
+        req.onblocked = () => resolve(null);
+      } catch (e) { resolve(null); }
+    });
+  }
+  return opening;
+}
+/** One request's answer (or null when it failed). @template T @param {IDBRequest<T>} req @returns {Promise<T | null>} */
+const answer = (req) => new Promise((resolve) => { req.onsuccess = () => resolve(req.result); req.onerror = () => resolve(null); });
+/** @param {IDBDatabase} db @param {IDBTransactionMode} mode */
+const store = (db, mode) => db.transaction(STORE, mode).objectStore(STORE);
+
+/** Whether an entry is whole and is the game asked for. @param {any} e @param {string} key @param {Spec} spec */
+function whole(e, key, spec) {
+  if (!e || typeof e !== "object" || e.key !== key || e.format !== FORMAT || !(e.values instanceof ArrayBuffer)) return false;
+  const s = e.spec;
+  if (!s || s.players !== spec.players || s.rules !== spec.rules || s.target !== spec.target || s.speed !== spec.speed) return false;
+  const N = spec.players, n = spec.target ** N * N;
+  if (e.values.byteLength !== 8 * n || crc32(new Uint8Array(e.values)) !== e.crc32) return false;
+  const v = new Float64Array(e.values);
+  for (let i = 0; i < n; i += N) {               // each state's seats: probabilities that sum to 1
+    let sum = 0;
+    for (let j = 0; j < N; j++) { const x = v[i + j]; if (!(x >= 0 && x <= 1)) return false; sum += x; }
+    if (Math.abs(sum - 1) > 1e-9) return false;
+  }
+  return true;
+}
+
+/** A kept game's values, or null (none kept, or one that is not whole: then it is dropped).
+ * @param {string} key @param {Spec} spec @returns {Promise<Float64Array | null>} */
+export async function read(key, spec) {
+  const db = await open();
+  if (!db) return null;
+  try {
+    const e = await answer(store(db, "readonly").get(key));
+    if (!e) return null;
+    if (!whole(e, key, spec)) { await answer(store(db, "readwrite").delete(key)); return null; }
+    const all = /** @type {Entry[]} */ (await answer(store(db, "readonly").getAll())) || [];
+    e.used = Math.max(0, ...all.map((x) => (Number.isFinite(x.used) ? x.used : 0))) + 1;
+    await answer(store(db, "readwrite").put(e));
+    return new Float64Array(e.values);
+  } catch (err) { return null; }
+}
+
+/** Keep a game's values; the least recently used games go first when the budget is passed. Returns the specs
+ * of the games dropped for it, and whether it was kept (a browser that keeps nothing, or a full disk: not kept).
+ * @param {string} key @param {Spec} spec @param {Float64Array} values @returns {Promise<{kept: boolean, dropped: Spec[]}>} */
+export async function write(key, spec, values) {
+  const db = await open();
+  /** @type {Spec[]} */
+  const dropped = [];
+  if (!db || values.byteLength > BUDGET) return { kept: false, dropped };
+  try {
+    const all = (/** @type {any[]} */ (await answer(store(db, "readonly").getAll())) || []).filter((e) => e && e.key !== key);
+    let used = values.byteLength + all.reduce((a, e) => a + (e.values instanceof ArrayBuffer ? e.values.byteLength : 0), 0);
+    all.sort((a, b) => (Number(a.used) || 0) - (Number(b.used) || 0));
+    for (const e of all) {
+      if (used <= BUDGET) break;
+      await answer(store(db, "readwrite").delete(e.key));
+      used -= e.values instanceof ArrayBuffer ? e.values.byteLength : 0;
+      if (e.spec) dropped.push(e.spec);
+    }
+    const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength).slice().buffer;
+    const next = Math.max(0, ...all.map((e) => (Number.isFinite(e.used) ? e.used : 0))) + 1;
+    /** @type {Entry} */
+    const entry = { key, format: FORMAT, spec: { ...spec }, values: bytes, crc32: crc32(new Uint8Array(bytes)), used: next };
+    const ok = await answer(store(db, "readwrite").put(entry));
+    return { kept: ok !== null, dropped };
+  } catch (err) { return { kept: false, dropped }; }
+}
+
+/** The games kept, for window.gonuts and the tests: [{key, spec, bytes, used}]. */
+export async function list() {
+  const db = await open();
+  if (!db) return [];
+  const all = /** @type {any[]} */ (await answer(store(db, "readonly").getAll())) || [];
+  return all.map((e) => ({ key: e.key, spec: e.spec, bytes: e.values instanceof ArrayBuffer ? e.values.byteLength : 0, used: e.used }));
+}

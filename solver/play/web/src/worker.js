@@ -1,0 +1,48 @@
+/* The solver's worker: a game solved off the page's main thread, with the WebAssembly kernel (kernels.wasm)
+ * driven by core/solve.js. The page (page/solving.js) sends {job, wasm, reading, players, target, speed,
+ * settings}; the worker answers {job, progress: [done, total]} after each layer (at most every 50 ms), then
+ * {job, startWin, memory, residual, converged, iterations, seconds}, or {job, error}. A Cancel terminates it.
+ * Bundled on its own (npm run build: solver/play/web/worker.js): the single file carries its text and starts it
+ * from a blob; the site serves it as a file. */
+import { kernelData, solveGame } from "./core/solve.js";
+import { speedFraction } from "./core/payout.js";
+
+/** @typedef {import("./core/solve.js").KernelExports} KernelExports */
+
+/** @type {Map<string, Promise<WebAssembly.Instance>>} one instance per kernel: its memory is reused */
+const instances = new Map();
+
+/** @param {ArrayBuffer} wasm @param {string} id */
+function instance(wasm, id) {
+  let got = instances.get(id);
+  if (!got) {
+    got = WebAssembly.instantiate(wasm, {}).then(({ instance }) => {
+      /** @type {any} */ (instance.exports)._initialize();
+      return instance;
+    });
+    instances.set(id, got);
+  }
+  return got;
+}
+
+self.onmessage = async (/** @type {MessageEvent} */ e) => {
+  const m = e.data, post = /** @type {(msg: any, transfer?: Transferable[]) => void} */ (self.postMessage.bind(self));
+  try {
+    const ex = /** @type {any} */ ((await instance(m.wasm, m.id)).exports);
+    /** @type {KernelExports} */
+    const kernel = { memory: ex.memory, malloc: ex.malloc, free: ex.free, solve_layer: ex.solve_layer };
+    const began = performance.now();
+    const data = kernelData(m.reading, m.players, m.target, speedFraction(String(m.speed)), m.settings);
+    let said = 0;
+    const solved = solveGame(kernel, data, (done, total) => {
+      const now = performance.now();
+      if (now - said >= 50 || done === total) { said = now; post({ job: m.job, progress: [done, total] }); }
+    }, { values: false });
+    const startWin = solved.startWin;
+    post({ job: m.job, startWin, memory: kernel.memory.buffer.byteLength, residual: solved.residual,
+           converged: solved.converged, iterations: solved.iterations, seconds: (performance.now() - began) / 1000 },
+         [startWin.buffer]);
+  } catch (err) {
+    post({ job: m.job, error: err instanceof Error ? err.message : String(err) });
+  }
+};
