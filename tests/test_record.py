@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from solver.errors import one_line
-from solver.game.rules import N_DICE
-from solver.play.record import RecordError, replay, review
+from solver.game.rules import N_DICE, preset
+from solver.play.record import RecordError, replay, review, rules_of
 from solver.reference.bellman import bellman
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -312,3 +312,15 @@ def test_review_counts_entries_from_1_as_the_pages_log_does(tmp_path):
     row = next(line for line in text.stdout.splitlines() if line.split()[:1] == ["3"])
     assert "stop" in row and "entry" in text.stdout.splitlines()[1]
     assert "costliest: entry 3 (" in text.stdout or "costliest" not in text.stdout
+
+
+def test_a_record_says_its_go_nuts_speed_and_the_rules_follow_it():
+    """The page writes "speed" into every record (its setup's More fold); an older record without it is at the
+    printed speed; anything but a number above 0 and at most 100 is refused by name."""
+    assert rules_of(record([], target=20, speed=2))[0] == preset("rulebook", players=2, target=20, speed=2.0)
+    assert rules_of(record([], speed=0.5))[0].speed == 0.5
+    without = record([])
+    assert "speed" not in without and rules_of(without)[0].speed == 1.0
+    for bad in ("2", 0, -1, 101, True, None, float("inf")):
+        with pytest.raises(RecordError, match='"speed" must be a number above 0 and at most 100'):
+            rules_of(record([], speed=bad))
