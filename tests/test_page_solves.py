@@ -259,3 +259,65 @@ def test_past_the_budget_the_least_recently_used_game_goes_and_the_page_says_so(
         assert phone.errors == []
     finally:
         phone.ctx.close()
+
+
+def test_advise_play_coach_and_practice_each_ask_the_target_and_play_to_it(browser, made):
+    """The other setups: a game to 15 asked in each, solved once (then kept), played to 15, its record saying so;
+    Play's link carries the target, and opens that game again."""
+    phone = open_phone(browser, made)
+    page = phone.page
+    try:
+        page.locator("#tab-advise").click()
+        page.fill("#adv-target", "15")
+        page.fill("#adv-score-0", "12")
+        page.fill("#adv-score-1", "14")
+        page.fill("#adv-turn", "2")
+        page.select_option("#adv-dice", "3")
+        page.press("#adv-turn", "Enter")
+        page.wait_for_selector("#adv-out:not([hidden])", timeout=120000)
+        api = page.evaluate("window.gonuts.advise({scores: [12, 14], turn: 2, dice: 3, target: 15})")
+        assert float(page.locator("#adv-out .num[data-key=win_if_roll]").get_attribute("data-value")) == api["win_if_roll"]
+        assert api["win_if_roll"] != page.evaluate("window.gonuts.advise({scores: [12, 14], turn: 2, dice: 3})")["win_if_roll"]
+        page.fill("#adv-score-0", "15")                       # a score at the target is no question at 15
+        page.press("#adv-turn", "Enter")
+        wait_until(page, "() => !document.getElementById('adv-error').hidden")
+        assert "15" in page.text_content("#adv-error")
+
+        page.locator("#tab-play").click()
+        page.fill("#play-target", "15")
+        page.fill("#play-seed", "7")
+        page.click("#play-setup button[type=submit]")
+        page.wait_for_selector("#play-game:not([hidden])")
+        played = page.evaluate("window.gonuts.record('play')")
+        assert (played["target"], played["speed"], played["seed"]) == (15, 1, 7)
+        assert "target=15" in page.evaluate("location.hash") and "target 15" in page.text_content("#play-reading")
+
+        page.locator("#tab-coach").click()
+        page.fill("#coach-target", "15")
+        page.click("#coach-setup button[type=submit]")
+        wait_until(page, "() => !!window.gonuts.record('coach')")
+        assert page.evaluate("window.gonuts.record('coach').target") == 15
+
+        page.locator("#tab-practice").click()
+        page.fill("#prac-target", "15")
+        page.fill("#prac-count", "4")
+        page.click("#prac-go")
+        page.wait_for_selector("#prac-quiz:not([hidden])")
+        drawn = page.evaluate("window.gonuts.practice({seed: 3, count: 4, target: 15})")
+        assert all(max(d["scores"]) < 15 for d in drawn)
+        assert page.evaluate("window.__workers") == 2            # one calibration, one game: kept for the others
+        # the play link opens its game to 15 in a new tab of the same browser
+        link = page.evaluate("location.href.split('#')[0]") + "#" + played_hash(page, played)
+        other = phone.ctx.new_page()
+        other.goto(link)
+        other.wait_for_function("window.gonuts !== undefined")
+        wait_until(other, "() => !!window.gonuts.record('play')")
+        assert other.evaluate("window.gonuts.record('play').target") == 15
+        assert phone.errors == []
+    finally:
+        phone.ctx.close()
+
+
+def played_hash(page, record):
+    return (f"play&seed={record['seed']}&players={record['players']}&rules={record['rules']}&seat={record['you']}"
+            f"&opp=optimal&target={record['target']}")
