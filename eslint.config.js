@@ -1,4 +1,4 @@
-// The page's JavaScript (solver/play/web) and its Node tests: `npm run lint`, run by CI (tests/test_lint.py).
+// The page's JavaScript (solver/site/web) and its Node tests: `npm run lint`, run by CI (tests/test_lint.py).
 // ES modules with explicit imports (web/src: core/ is pure, page/ the DOM layer, tabs/<tab>/), bundled by esbuild
 // into web/page.js (generated: not linted); the service worker is a classic script.
 "use strict";
@@ -6,17 +6,17 @@ const js = require("@eslint/js");
 const globals = require("globals");
 
 module.exports = [
-  { ignores: ["solver/play/web/page.js", "solver/play/web/worker.js"] },
+  { ignores: ["solver/site/web/page.js", "solver/site/web/worker.js"] },
   js.configs.recommended,
   {
-    files: ["solver/play/web/**/*.js"],
+    files: ["solver/site/web/**/*.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },
     rules: { "no-unused-vars": ["error", { args: "none", caughtErrors: "none" }], eqeqeq: "error", "no-var": "error",
              "prefer-const": "error" },
   },
-  { files: ["solver/play/web/src/core/**/*.js"], languageOptions: { globals: { atob: "readonly", Blob: "readonly",
+  { files: ["solver/site/web/src/core/**/*.js"], languageOptions: { globals: { atob: "readonly", Blob: "readonly",
     DecompressionStream: "readonly", Response: "readonly", TextDecoder: "readonly", Intl: "readonly" } } },
-  { files: ["solver/play/web/sw.js"], languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } } },
+  { files: ["solver/site/web/sw.js"], languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } } },
   { files: ["tests/js/**/*.mjs"], languageOptions: { sourceType: "module", globals: { ...globals.node } } },
   { files: ["tests/js/**/*.js", "eslint.config.js"], languageOptions: { sourceType: "commonjs", globals: { ...globals.node } } },
   // a browser driven from Node: Node's globals, and the page's inside the functions it evaluates there

@@ -26,11 +26,11 @@ sys.path.insert(0, str(ROOT))
 
 RACE = """
 import sys; sys.path.insert(0, {root!r})
-from solver.store.build import table_for
+from solver.store.library import Tables
 from solver.game.rules import preset
 from solver.lab.strategy import race_rules
 rules = preset("rulebook", players={players})
-res = race_rules(rules, table_for(rules), {start!r})
+res = race_rules(rules, Tables().get(rules), {start!r})
 print(res.best.name, res.best.gives_up, res.evaluations)
 """
 START = {2: (5, 7, 15, 27, 37), 3: (7, 9, 20, 34, 43), 4: (9, 11, 24, 39, 46)}
@@ -46,9 +46,9 @@ def inner(players):
     from solver.lab.policies import TablePolicy, parse
     from solver.lab.strategy import evaluate_policies
     from solver.lab.versus import Versus
-    from solver.store.build import table_for
+    from solver.store.library import Tables
     rules = preset("rulebook", players=players)
-    table = table_for(rules)
+    table = Tables().get(rules)
     specs = [f"hold:{k}" for k in range(5, 25)]
     pols = [parse(s, rules, 5) for s in specs]
     t0 = time.perf_counter()

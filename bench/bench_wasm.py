@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 NODE = """
 import fs from "node:fs";
 import crypto from "node:crypto";
-import { solveGame, kernelData } from "%(root)s/solver/play/web/src/core/solve.js";
+import { solveGame, kernelData } from "%(root)s/solver/site/web/src/core/solve.js";
 const [wasm, players, target, reading, page] = process.argv.slice(2);
 const data = JSON.parse(fs.readFileSync(page, "utf8"));
 const settings = %(settings)s;
@@ -72,7 +72,7 @@ def main() -> int:
     ap.add_argument("--target", type=int, default=50)
     ap.add_argument("--rules", default="rulebook", choices=["rulebook", "summary"])
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--wasm", type=Path, default=ROOT / "solver" / "play" / "web" / "kernels.wasm")
+    ap.add_argument("--wasm", type=Path, default=ROOT / "solver" / "site" / "web" / "kernels.wasm")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "solve.mjs"

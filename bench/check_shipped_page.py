@@ -41,7 +41,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="gonuts-shipped-page-") as cache:
         os.environ["GONUTS_SOLVE_CACHE"] = cache      # nothing from the user's cache: a fresh encoding
         from solver.game.rules import preset
-        from solver.play import pagegames, pagevalues
+        from solver.site import pagegames, pagevalues
         from solver.store import build, tables
         from solver.store.locate import shipped_dir
         out = shipped_dir() / pagevalues.SHIPPED_PAGE

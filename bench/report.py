@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from solver.files import cache_dir  # noqa: E402
 from solver.game.rules import preset  # noqa: E402
-from solver.store.build import table_for  # noqa: E402
+from solver.store.library import Tables  # noqa: E402
 
 
 def pct(x):
@@ -38,7 +38,7 @@ def games(quick=False):
     for N in ((2, 3) if quick else (2, 3, 4)):
         for reading in ("rulebook", "summary"):
             rules = preset(reading, players=N)
-            yield N, reading, rules, table_for(rules)
+            yield N, reading, rules, Tables().get(rules)
 
 
 SIMPLE = {2: ["hold:10", "hold:11/1", "dice:5-7-15-27-37", "maxpoints"],
@@ -56,7 +56,7 @@ def exploit(players=(2, 3)):
     print("| --- | --- | --- | --- | --- |")
     for N in players:
         rules = preset("rulebook", players=N)
-        table = table_for(rules)
+        table = Tables().get(rules)
         for rule in SIMPLE[N]:
             pols_opt = resolve([rule] + ["optimal"] * (N - 1), rules, lambda table=table: table, table=table)
             w_opt = evaluate_policies(rules, pols_opt, table=table).win_both_orders[0]
@@ -115,7 +115,7 @@ def pig(quick=False):
     from solver.lab.strategy import evaluate_policies, race_rules, resolve
     from solver.lab.versus import scoring_turns
     rules = Rules(game="pig", target=100)
-    table = table_for(rules)
+    table = Tables().get(rules)
     print("\n### Pig (target 100): practical rules against optimal play\n")
     print("Command: `python bench/report.py --only pig`. Exact, averaged over who moves first.\n")
     print("| rule | as a policy here | wins against optimal play |")

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from solver.commands import games, text  # noqa: E402
 from solver.lab.strategy import simple_rules  # noqa: E402
-from solver.play.pagegames import RULE_CARDS, rule_card_entry  # noqa: E402
+from solver.site.pagegames import RULE_CARDS, rule_card_entry  # noqa: E402
 
 TARGET = 50
 

@@ -1,5 +1,5 @@
 """The library's one exception family; the CLI maps it to a message and an exit code.
-Twin in the page: ``solver/play/web/src/core/errors.js``.
+Twin in the page: ``solver/site/web/src/core/errors.js``.
 """
 import math
 

@@ -9,7 +9,7 @@ never answered. A real number is a plain decimal (``0.5``, ``1e-12``), finite.
 
 Text that is not a number raises ``UsageError`` (the CLI exits 2); a number out of range ``GonutsError``
 (exit 1). Messages quote the text with ``errors.show``.
-Twin in the page: ``solver/play/web/src/core/numbers.js``.
+Twin in the page: ``solver/site/web/src/core/numbers.js``.
 """
 from __future__ import annotations
 

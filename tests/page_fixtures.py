@@ -49,12 +49,12 @@ def build(tmp: Path) -> dict:
     from test_luck import literal_game
 
     from solver.game.rules import preset
-    from solver.play import pagegames, pagevalues
     from solver.play.advise import advise
     from solver.play.explain import explain
     from solver.play.luck import split
     from solver.play.practice import draw, page_values
     from solver.play.record import replay
+    from solver.site import pagegames, pagevalues
     from solver.store import build as builder
     from solver.store import tables
     from solver.store.locate import find_table, table_name

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-WEB = ROOT / "solver" / "play" / "web"
+WEB = ROOT / "solver" / "site" / "web"
 LANGUAGES = ("en", "es", "fr", "de")
 
 # Keys asked for by a value, not a literal: readings, faces, actions, modes, table heads, score labels.

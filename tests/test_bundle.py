@@ -1,5 +1,5 @@
-"""The page's script is its ES modules (solver/play/web/src) bundled by esbuild (pinned in package.json) into the
-committed solver/play/web/page.js: rebuilt here, it is byte for byte the committed file, its import graph has no
+"""The page's script is its ES modules (solver/site/web/src) bundled by esbuild (pinned in package.json) into the
+committed solver/site/web/page.js: rebuilt here, it is byte for byte the committed file, its import graph has no
 circle, and each core module names its Python twin, which still exists."""
 import ast
 import json
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-WEB = ROOT / "solver" / "play" / "web"
+WEB = ROOT / "solver" / "site" / "web"
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 pytestmark = pytest.mark.source
 needs_esbuild = pytest.mark.skipif(not ESBUILD.exists() or shutil.which("node") is None,
@@ -35,7 +35,7 @@ def _build(tmp_path, name="page"):
 @pytest.mark.parametrize("name", ["page", "worker"])
 def test_the_committed_bundle_is_the_modules_bundled(tmp_path, name):
     built, _ = _build(tmp_path, name)
-    assert built == (WEB / f"{name}.js").read_bytes(), f"solver/play/web/{name}.js is stale: run npm run build and commit it"
+    assert built == (WEB / f"{name}.js").read_bytes(), f"solver/site/web/{name}.js is stale: run npm run build and commit it"
 
 
 @needs_esbuild
@@ -44,7 +44,7 @@ def test_the_modules_import_each_other_without_a_circle_and_all_are_used(tmp_pat
     _, worker = _build(tmp_path, "worker")
     graph = {path: [i["path"] for i in entry["imports"]] for path, entry in meta["inputs"].items()}
     graph.update({path: [i["path"] for i in entry["imports"]] for path, entry in worker["inputs"].items()})
-    on_disk = {str(p.relative_to(ROOT)) for p in (WEB / "src").rglob("*.js")} - {"solver/play/web/src/core/types.js"}
+    on_disk = {str(p.relative_to(ROOT)) for p in (WEB / "src").rglob("*.js")} - {"solver/site/web/src/core/types.js"}
     assert on_disk <= set(graph), on_disk - set(graph)
     state = {}
 
@@ -60,7 +60,7 @@ def test_the_modules_import_each_other_without_a_circle_and_all_are_used(tmp_pat
     for node in graph:
         visit(node, [])
     core = [p for p in graph if "/src/core/" in p]
-    assert all(not i.startswith("solver/play/web/src/page") and "/tabs/" not in i for p in core for i in graph[p]), \
+    assert all(not i.startswith("solver/site/web/src/page") and "/tabs/" not in i for p in core for i in graph[p]), \
         "the core imports only the core"
     page = [p for p in graph if "/src/page/" in p]
     assert all("/tabs/" not in i and not i.endswith("main.js") for p in page for i in graph[p]), \
@@ -81,7 +81,7 @@ def test_each_python_twin_names_its_page_twins():
         m = TWIN.search(path.read_text().split("*/", 1)[0])
         for module in re.findall(r"(solver/[\w/]+\.py)", m.group(1).replace("\n *", " ")):
             doc = ast.get_docstring(ast.parse((ROOT / module).read_text())) or ""
-            assert f"solver/play/web/src/core/{path.name}" in doc, f"{module} does not name its twin {path.name}"
+            assert f"solver/site/web/src/core/{path.name}" in doc, f"{module} does not name its twin {path.name}"
             seen += 1
     assert seen >= 20
 

@@ -34,8 +34,8 @@ def shipped_advice(scores, turn, dice):
     """What advise computes for 3-4 players (play.backup from start_win), on the shipped 4-player page data
     that the page carries: the numbers the page must give to the last bit of float64."""
     from solver.game.rules import preset
-    from solver.play import pagedata, pagevalues
     from solver.play.backup import backup_state
+    from solver.site import pagedata, pagevalues
     rules = preset("rulebook", players=4, target=50)
     d, blob = pagevalues.shipped_game(4, "rulebook", 50)
     W = pagedata.decode(d["start_win"], blob, (50,) * 4 + (4,))

@@ -16,7 +16,7 @@ from solver.game.rules import preset
 from solver.play.advise import advise_path
 from solver.play.explain import explain_path
 from solver.reference.simulate import simulate_nuts_round
-from solver.store.build import table_for
+from solver.store.library import Tables
 from solver.store.locate import find_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +45,7 @@ def test_the_next_roll_matches_closed_forms(players, dice):
 def test_the_summary_reading_refills_when_one_die_is_left(dice, tmp_path):
     """Summary: a roll that leaves one live die showing an acorn: n (1/3) (1/6)^(n-1); its rounds use five dice."""
     rules = preset("summary")
-    table_for(rules)                                  # built once into the cache if it is not there (0.5 s)
+    Tables().get(rules)                               # built once into the cache if it is not there (0.5 s)
     e = explain_path(find_table(rules), (10, 20), 4, dice)
     assert e["p_one_die_refill"] == pytest.approx(dice * (1 / 3) * (1 / 6) ** (dice - 1), rel=1e-14)
     assert e["nuts_mean"] == pytest.approx(float(nuts_mean_closed_form(5, 1, Fraction(1, 6), Fraction(1, 3))))

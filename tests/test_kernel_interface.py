@@ -57,7 +57,7 @@ def test_the_wasm32_layout_the_driver_writes_is_the_structs():
     fields = struct_fields()
     scalars = [f for f in fields if not f[2]]
     assert fields[:len(scalars)] == scalars and all(ctype == "int64_t" for _, ctype, _ in scalars)
-    js = (kernels.SOURCE.parent.parent / "play" / "web" / "src" / "core" / "solve.js").read_text()
+    js = (kernels.SOURCE.parent.parent / "site" / "web" / "src" / "core" / "solve.js").read_text()
     assert f"alloc(8 * {len(scalars)} + 4 * {len(fields) - len(scalars)})" in js
     assert f"new BigInt64Array(kernel.memory.buffer, model, {len(scalars)})" in js
     assert f"new Uint32Array(kernel.memory.buffer, model + {8 * len(scalars)}, {len(fields) - len(scalars)})" in js

@@ -15,7 +15,7 @@ pytest.importorskip("playwright", reason="the page's browser tests need playwrig
 sys.path.insert(0, str(Path(__file__).parent))
 from test_table_app import SHOTS, Phone, cache, glance_game, page_file  # noqa: E402,F401
 
-MESSAGES = Path(__file__).resolve().parent.parent / "solver" / "play" / "web" / "messages"
+MESSAGES = Path(__file__).resolve().parent.parent / "solver" / "site" / "web" / "messages"
 NAMES = ("Zoë", "Léa", "Jürgen", "Ana")
 WORD = re.compile(r"[A-Za-z][A-Za-z']{2,}")
 

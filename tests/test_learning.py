@@ -160,7 +160,7 @@ def test_the_review_tab_splits_luck_as_review_json_does(browser, page_file, cach
 def test_the_rule_cards_are_simple_rules_numbers_and_print_alone(browser, page_file, cache):
     """The page shows the shipped cards (tests/test_rule_cards.py holds them to simple-rules --json), each
     best rule in words with its cost, and prints the six alone on one page."""
-    from solver.play.pagegames import RULE_CARDS
+    from solver.site.pagegames import RULE_CARDS
     cards = json.loads(RULE_CARDS.read_text())["cards"]
     phone = Phone.open(browser, page_file, fragment="#practice")
     page = phone.page

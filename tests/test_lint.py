@@ -15,14 +15,14 @@ ESLINT = ROOT / "node_modules" / ".bin" / "eslint"
 @pytest.mark.skipif(not ESLINT.exists() or shutil.which("node") is None,
                     reason="eslint is not installed: npm ci (CI does)")
 def test_the_pages_javascript_passes_eslint():
-    p = subprocess.run([str(ESLINT), "solver/play/web", "tests/js", "tests/engines", "eslint.config.js"], cwd=ROOT,
+    p = subprocess.run([str(ESLINT), "solver/site/web", "tests/js", "tests/engines", "eslint.config.js"], cwd=ROOT,
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
 
 
 def test_every_page_module_is_short():
     """A module per concern, a folder per tab, each a few screens long (issue 26: at most 400 lines)."""
-    src = ROOT / "solver" / "play" / "web" / "src"
+    src = ROOT / "solver" / "site" / "web" / "src"
     files = sorted(src.rglob("*.js"))
     assert len(files) > 20
     for path in files:

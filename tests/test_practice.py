@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from solver.game.rules import preset
-from solver.play import pagevalues
 from solver.play.advise import advise
 from solver.play.practice import CLOSE, CLOSE_ROUND_ADDS, SKIP, Mulberry32, close_count, daily_seed, draw, page_values
+from solver.site import pagevalues
 from solver.store import build as builder
 from solver.store import tables
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.play.pagegames import CARD_RULES, RULE_CARDS, rule_card_entry, rule_cards
+from solver.site.pagegames import CARD_RULES, RULE_CARDS, rule_card_entry, rule_cards
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = json.loads(RULE_CARDS.read_text())

@@ -36,7 +36,7 @@ def test_the_sdist_holds_every_tracked_file_and_the_license(unpacked):
     extra = {f for f in held - set(tracked) if f not in MADE and not f.startswith("gonuts_solve.egg-info/")}
     assert sorted(extra) == []
     assert "Permission is hereby granted" in (unpacked / "LICENSE").read_text()
-    for needed in ("tests/conftest.py", "tests/fixtures/advice.json", "tests/taps.py", "solver/play/web/src/main.js"):
+    for needed in ("tests/conftest.py", "tests/fixtures/advice.json", "tests/taps.py", "solver/site/web/src/main.js"):
         assert needed in held
 
 

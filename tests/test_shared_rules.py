@@ -20,8 +20,8 @@ import pytest
 from solver.game.rules import preset
 from solver.lab import grammar
 from solver.lab.policies import parse
-from solver.play import pagegames
 from solver.play.record import RecordError, replay
+from solver.site import pagegames
 
 FIXTURES = Path(__file__).parent / "fixtures"
 sys.path.insert(0, str(Path(__file__).parent))          # page_fixtures, the fixtures' generator

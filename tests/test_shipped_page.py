@@ -13,9 +13,9 @@ import pytest
 from solver.game.payout import nuts_payout_table
 from solver.game.rules import N_DICE, preset
 from solver.lab.policies import maxpoints
-from solver.play import pagedata, pagegames, pagevalues
 from solver.play.explain import nuts_means
 from solver.reference.bellman import bellman
+from solver.site import pagedata, pagegames, pagevalues
 
 READINGS = ("rulebook", "summary")
 

@@ -1,4 +1,4 @@
-"""The kernel in WebAssembly (solver/engine/wasm.py): the committed ``solver/play/web/kernels.wasm`` is what
+"""The kernel in WebAssembly (solver/engine/wasm.py): the committed ``solver/site/web/kernels.wasm`` is what
 ``kernels.c`` compiles to with the stated command, it imports nothing and exports the kernel, and the turn models
 that ``node --test tests/js`` solves it with (tests/fixtures/kernel_models.json) are today's Python's. That the
 module gives the bytes of ``gonuts-solve build`` is checked under Node (tests/js/solve.test.mjs) and, here, in
@@ -35,7 +35,7 @@ def test_the_committed_module_is_kernels_c_compiled(tmp_path):
                     "libclang-rt-19-dev-wasm32 wasi-libc (.ci/run does)")
     built = wasm.build(tmp_path / "kernels.wasm")
     assert built.read_bytes() == wasm.WASM.read_bytes(), \
-        "solver/play/web/kernels.wasm is stale: run python -m solver.engine.wasm and commit it"
+        "solver/site/web/kernels.wasm is stale: run python -m solver.engine.wasm and commit it"
 
 
 def test_the_module_imports_nothing_and_exports_the_kernel():
@@ -81,11 +81,11 @@ def test_the_module_gives_the_bytes_of_build_in_chromium(browser):
         page = browser.new_page()
         page.goto(url)
         got = page.evaluate("""async (root) => {
-            const { solveGame, kernelData, unpackRoll } = await import(root + "solver/play/web/src/core/solve.js");
+            const { solveGame, kernelData, unpackRoll } = await import(root + "solver/site/web/src/core/solve.js");
             const json = async (p) => (await fetch(root + p)).json();
             const [models, digests, page] = await Promise.all([json("tests/fixtures/kernel_models.json"),
                 json("tests/fixtures/table_digests.json"), json("tests/fixtures/page-t50.json")]);
-            const { instance } = await WebAssembly.instantiate(await (await fetch(root + "solver/play/web/kernels.wasm")).arrayBuffer(), {});
+            const { instance } = await WebAssembly.instantiate(await (await fetch(root + "solver/site/web/kernels.wasm")).arrayBuffer(), {});
             instance.exports._initialize();
             const sha = async (v) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", v))]
                 .map((b) => b.toString(16).padStart(2, "0")).join("");

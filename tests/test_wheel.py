@@ -42,7 +42,7 @@ def test_the_linux_wheel_builds_tables_and_the_page_where_no_compiler_exists(tmp
     assert ("solver/engine/_kernels_avx.so" in names) == (os.uname().machine == "x86_64")
     assert "solver/shipped/gonuts-2p-t50-summary.npz" in names
     assert "cli.py" not in names and "solver/commands/cli.py" in names      # no top-level module of a common name
-    assert "solver/play/web/kernels.wasm" in names
+    assert "solver/site/web/kernels.wasm" in names
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", venv])
     python = venv / "bin" / "python"

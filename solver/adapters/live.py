@@ -24,9 +24,9 @@ import numpy as np
 from solver.errors import GonutsError
 from solver.game import loop
 from solver.game.moves import BUST, MOVE, NUTS
-from solver.game.rules import PRESETS, Rules, preset
+from solver.game.rules import Rules
 from solver.reference.bellman import bellman
-from solver.store.build import table_for
+from solver.store.library import Tables
 
 STOP, ROLL = 0, 1             # the adapters' actions
 
@@ -153,25 +153,17 @@ def optimal_values(table) -> Values:
 
 
 def make_rules(players=2, target=50, rules="rulebook", game="gonuts") -> Rules:
-    """Rules from the environments' parameters, refusing bad ones by name."""
-    if game not in ("gonuts", "pig"):
-        raise ValueError(f"game must be 'gonuts' or 'pig', not {game!r}")
-    if game == "gonuts" and rules not in PRESETS:
-        raise ValueError(f"rules must be one of {', '.join(PRESETS)}, not {rules!r}")
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
-    if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 200:
-        raise ValueError(f"target must be a whole number from 1 to 200, not {target!r}")
+    """Rules from the environments' parameters (``Rules.from_options``), a bad one refused by name as the
+    frameworks expect: a ``ValueError``."""
     try:
-        return Rules(game="pig", players=players, target=target) if game == "pig" \
-            else preset(rules, players=players, target=target)
-    except GonutsError as exc:
-        raise ValueError(str(exc)) from None
+        return Rules.from_options(game=game, players=players, target=target, reading=rules)
+    except GonutsError as exc:            # the environments call the reading "rules"
+        raise ValueError(str(exc).replace("reading must be", "rules must be", 1)) from None
 
 
 def optimal_table(rules: Rules):
-    """The optimal table of these rules (``build.table_for``: shipped, cached, or built once)."""
-    return table_for(rules)
+    """The optimal table of these rules: shipped, cached, or built once (``store.library.Tables``)."""
+    return Tables().get(rules)
 
 
 def observation_space(rules: Rules):

@@ -155,7 +155,7 @@ def simulate(policies, n_games, seed, table_path, knobs, as_json):
 @json_option
 def simple_rules_cmd(table_path, knobs, as_json):
     from solver.lab.strategy import simple_rules
-    table = games.table_for(knobs, table_path)
+    table = games.table_asked(knobs, table_path)
     with progress("exact evaluations", not as_json) as bar:
         rep = simple_rules(table.rules, table, progress=bar)
     emit(as_json, text.simple_rules_json(table.rules, rep), lambda: text.simple_rules(table.rules, rep))
@@ -172,7 +172,7 @@ def simple_rules_cmd(table_path, knobs, as_json):
 def fair(players, preset, target, head_starts, table_path, as_json):
     from solver.lab.fair import check_heads, fair_start
     heads = None if head_starts is None else check_heads(players, target, games.ints(head_starts, "--head-starts"))
-    table = games.table_for({"players": players, "preset": preset, "target": target}, table_path, players)
+    table = games.table_asked({"players": players, "preset": preset, "target": target}, table_path, players)
     res = fair_start(table, heads)
     emit(as_json, {"rules": table.rules.to_dict(), **res.to_dict()}, lambda: text.fair(table.rules, res, heads))
 
@@ -188,9 +188,9 @@ def plot(kind, out, table_path, knobs):
     out = check_destination(destination(out or ".", f"gonuts-{kind}.png"))
     plots.pyplot()
     if kind == "payout":
-        plots.payout(games.table_for(knobs, table_path).rules if table_path else games.make_rules(knobs), out)
+        plots.payout(games.table_asked(knobs, table_path).rules if table_path else games.make_rules(knobs), out)
     else:
-        getattr(plots, kind)(games.table_for(knobs, table_path), out)
+        getattr(plots, kind)(games.table_asked(knobs, table_path), out)
     streams.out(f"wrote {out}")
 
 
@@ -206,7 +206,7 @@ def plot(kind, out, table_path, knobs):
 @click.option("--target", type=Bounded(1, 200), default=50, show_default=True, help="Points needed to win.")
 @click.option("--json", "as_json", is_flag=True, help="Print a summary as one JSON object.")
 def web(out, site, force, players_text, rules_text, target, as_json):
-    from solver.play import website
+    from solver.site import website
     if out and site:
         raise UsageError("give --out (one file) or --site (a folder), not both")
     wanted = games.games_asked(players_text, rules_text)

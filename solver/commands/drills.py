@@ -41,7 +41,7 @@ def question(seed, count, players, reading, daily, date):
 
 def values_for(players: int, reading: str):
     """The page's values of this game at the page's target (module docstring)."""
-    from solver.play import pagevalues  # deferred for start-up: the page's data import numpy
+    from solver.site import pagevalues  # deferred for start-up: the page's data import numpy
     shipped = pagevalues.shipped_game(players, reading, PAGE_TARGET)
     item = shipped or games.load_for({"players": players, "preset": reading, "target": PAGE_TARGET}, players)
 

@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from solver.commands.progress import progress, progress_every, say
 from solver.engine.settings import check_environment as kernel_environment
 from solver.errors import CompileError, GonutsError, TableError, UsageError, show
 from solver.files import cache_dir, cache_folder
-from solver.game.rules import Rules, preset
+from solver.game.rules import Rules
 from solver.numbers import whole, wholes
+from solver.store.library import Tables, TooLong, build_command
+from solver.store.library import check_build as check_table_build
 from solver.store.locate import find_table, table_name
 
 KNOBS = ("game", "players", "target", "preset", "faces", "dog", "speed")
@@ -49,9 +50,9 @@ def make_rules(knobs: dict, players=None) -> Rules:
         extra = sorted(set(knobs) - {"game", "players", "target"})
         if extra:
             raise UsageError(f"--{extra[0]} does not apply to Pig")
-        return Rules(game="pig", players=players, target=target)
-    return preset(knobs.get("preset", "rulebook"), players=players, target=target,
-                  **{k: knobs[k] for k in ("faces", "dog", "speed") if k in knobs})
+        return Rules.from_options(game="pig", players=players, target=target)
+    return Rules.from_options(players=players, target=target, reading=knobs.get("preset", "rulebook"),
+                              **{k: knobs[k] for k in ("faces", "dog", "speed") if k in knobs})
 
 
 def rules_for(knobs: dict, n_scores: int) -> Rules:
@@ -73,112 +74,46 @@ def check_against(table, knobs: dict) -> None:
             raise TableError(f"the table was built for {r.describe()}, not --{key} {shown}")
 
 
-class TooLong(TableError):
-    """A build that a command refuses because it would take longer than the command's limit."""
-
-
 def check_build(rules, out, resume=False, force=False, max_seconds=None):
-    """The build's estimate, or a refusal before any work: a destination that cannot be written, a build
-    that will not fit in memory (unless ``force``; ``force=None``: the command has no --force to offer),
-    or with ``max_seconds`` one estimated to take longer (naming the command that builds it)."""
-    from solver.engine import kernels  # deferred for start-up: see load_for
-    from solver.engine.resources import check_fits  # deferred for start-up: see load_for
-    from solver.store import build as builder  # deferred for start-up: see load_for
-    builder.check_destination(out, rules, resume)
-    if Path(out).suffix.lower() != ".npz":
-        raise TableError(f"--out {out}: a table is a .npz file (numpy reads it by that name); name it "
-                         f"{Path(out).stem}.npz")
-    kernels.needs_compile()           # no kernel and no compiler (or a $CC that names none): refused now
-    est = check_fits(rules, force=force)
-    if max_seconds is not None and est.seconds > max_seconds:
-        raise TooLong(f"no table for {rules.describe()} yet; it takes {est.brief()} to build, so build it "
-                         f"first: {build_command(rules, Path(out).parent)}{os.sep}")
-    return est
+    """``store.library.check_build``: the estimate, or a refusal before any work."""
+    return check_table_build(rules, out, resume, force, max_seconds)
+
+
+def tables(max_seconds=None, page=False) -> Tables:
+    """The command line's ``Tables``: its lines on stderr, its progress bar, the page's values where asked."""
+    def page_values(rules, note):
+        from solver.site.pagetable import page_table  # deferred for start-up: the page's values import numpy
+        return page_table(rules, note)
+    return Tables(max_build_seconds=max_seconds, page_values=page_values if page else None, note=say,
+                  bar=lambda: progress("solving", True))
 
 
 def build_with_progress(rules, out, resume=False, force=False, quiet=False, checkpoint_every=None, est=None):
     """Build (checked first by ``check_build`` unless its ``est`` is given) with the estimate on stderr and
     a progress bar."""
-    from solver.store import build as builder  # deferred for start-up: see load_for
-    est = est or check_build(rules, out, resume, force)
-    if not quiet:
-        say(f"building {rules.describe()}: {est.summary()}")
-
-    def preparing():
-        if not quiet:
-            say("compiling the solver's C kernel once (a few seconds; later runs reuse it)...")
-    with progress("solving", not quiet) as bar:
-        return builder.build(rules, out, progress=bar, resume=resume, checkpoint_every=checkpoint_every,
-                             on_prepare=preparing)
-
-
-def build_command(rules, out) -> str:
-    """The command line that builds the table of ``rules`` into ``out``."""
-    knobs = f"--game pig --players {rules.players} --target {rules.target}" if rules.game == "pig" else \
-        f"--players {rules.players} --target {rules.target} --rules {rules.preset_name()}"
-    return f"gonuts-solve build {knobs} --out {out}"
+    return tables().build(rules, out, est=est, quiet=quiet, resume=resume, force=force,
+                          checkpoint_every=checkpoint_every)
 
 
 def load_for(knobs: dict, n_scores: int, read=None, max_seconds=None, page=None):
-    """The table for the asked rules: shipped, cached, or built now (with progress) into the cache.
+    """The table for the asked rules: shipped, cached, or built now (with progress) into the cache
+    (``store.library.Tables``, with the command line's lines and bar).
 
     ``read(path, rules)`` reads it (default: ``tables.load``); a cached table it refuses is built again.
     With ``max_seconds``, a build estimated to take longer is refused, naming the command that builds it.
     With ``page(table)``, where the table cannot be built here (no kernel and no compiler) or not within
     ``max_seconds``, the page's values answer instead (``pagetable``: 4 players at target 50), said in one
-    line with their precision and the command that builds the exact table.
-    Light: ``advise`` answers from a shipped table through here without importing numpy, so the
-    builder and the numpy reader are imported only when needed."""
-    if read is None:
-        from solver.store import tables  # deferred for start-up: advise passes its own numpy-free read
-
-        def read(path, rules):
-            return tables.load(path, expect=rules)
-    rules = rules_for(knobs, n_scores)
-    path = find_table(rules)
-    if path is not None and path.parent == cache_dir():
-        try:
-            return read(path, rules)
-        except TableError as exc:
-            say(f"the cached table is unusable ({exc}); building it again")
-            path = None
-    if path is None:
-        folder = cache_folder()
-        path = folder / table_name(rules)
-        try:
-            est = check_build(rules, path, force=None, max_seconds=max_seconds)
-        except (TooLong, CompileError) as exc:
-            values = fallback_to_page(rules, _cause(exc), folder) if page is not None else None
-            if values is None:
-                raise
-            return page(values)
-        say(f"no table for {rules.describe()} yet; building it once into {folder}")
-        build_with_progress(rules, path, est=est)
-    return read(path, rules)
+    line with their precision and the command that builds the exact table."""
+    return tables(max_seconds, page is not None).get(rules_for(knobs, n_scores), read, page)
 
 
-def _cause(exc) -> str:
-    """Why the exact table cannot be had here, in the words ``fallback_to_page`` says."""
-    return "no compiler here to build it" if isinstance(exc, CompileError) else "building it takes a while"
+def fallback_to_page(rules, cause, folder):
+    """The page's values of ``rules``, said in one line with why (``cause``: the refusal, or None for a build
+    that takes a while), or None where the page data of that game is not shipped."""
+    return tables(page=True).from_page(rules, cause if cause is not None else TooLong(""), folder)
 
 
-def fallback_to_page(rules, cause: str, folder):
-    """The page's values of ``rules`` (``pagetable.page_table``), said in one line with ``cause``, or None where
-    the page data of that game is not shipped."""
-    from solver.play.pagetable import page_table  # deferred for start-up: the page's values import numpy
-
-    def decoding():
-        say(f"decoding the {rules.players}-player page data once into the cache (a few seconds; later runs "
-            "reuse it)")
-    values = page_table(rules, decoding)
-    if values is not None:
-        say(f"no exact table for {rules.describe()} here ({cause}): answering from the page's values, within "
-            f"{values.precision:.1e} of it; for the exact numbers, first run "
-            f"{build_command(rules, folder)}{os.sep}")
-    return values
-
-
-def table_for(knobs: dict, table_path=None, players=None):
+def table_asked(knobs: dict, table_path=None, players=None):
     """The table a command reads: ``--table`` (checked against the knobs given), else ``load_for``."""
     if table_path:
         from solver.store import tables  # deferred for start-up: see load_for
@@ -196,7 +131,7 @@ def policy_game(knobs: dict, policies: str, table_path, quiet: bool):
         raise GonutsError("--policies: give one policy per seat, comma-separated")
     holder = {}
     if table_path:
-        holder["t"] = table_for(knobs, table_path)
+        holder["t"] = table_asked(knobs, table_path)
         rules = holder["t"].rules
     else:
         rules = make_rules(knobs, knobs.get("players") or (len(specs) if 2 <= len(specs) <= 4 else 2))
@@ -260,7 +195,7 @@ def record_tables(wanted, named) -> dict:
     built here or not quickly, or its build estimated, and the builds of the whole file are held together to
     ``REVIEW_BUILD_SECONDS``, before any table is read or built; beyond that the refusal names the game and
     the command that builds its table. ``named(k, message)`` prefixes a message with its game."""
-    from solver.play.pagevalues import is_shipped  # deferred for start-up: the page's data import numpy
+    from solver.site.pagevalues import is_shipped  # deferred for start-up: the page's data import numpy
     firsts = {}
     for k, rules in wanted:
         firsts.setdefault(rules, k)
@@ -274,12 +209,12 @@ def record_tables(wanted, named) -> dict:
         except CompileError as exc:
             if not shipped:
                 raise
-            page[rules] = _cause(exc)
+            page[rules] = exc
             continue
         except GonutsError as exc:
             raise type(exc)(named(k, exc)) from None
         if est.seconds > REVIEW_BUILD_SECONDS and shipped:
-            page[rules] = _cause(None)
+            page[rules] = None
         else:
             builds.append((k, rules, est))
     total = sum(est.seconds for _, _, est in builds)
@@ -307,7 +242,7 @@ def write_web(wanted, target, out, site, force, inline: bool = False) -> dict:
     folder. Each game's data is shipped (4 players at target 50), or read from its table (shipped, cached
     or built first: every table before any encoding). Returns the summary ``--json`` prints. ``inline``:
     the site's page with its data and code inside (``website.site``; a bench's baseline)."""
-    from solver.play import pagegames, pagevalues, webpage, website  # deferred for start-up: they import numpy
+    from solver.site import pagegames, pagevalues, webpage, website  # deferred for start-up: they import numpy
     loaded = []
     for n, r in wanted:                         # every table first: a refusal comes before any encoding
         shipped = pagevalues.shipped_game(n, r, target)

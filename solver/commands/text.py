@@ -1,5 +1,5 @@
 """Every command's output: its words, and the object it prints with ``--json``. Pure functions of results.
-Twin in the page: ``solver/play/web/src/core/words.js``.
+Twin in the page: ``solver/site/web/src/core/words.js``.
 """
 from __future__ import annotations
 

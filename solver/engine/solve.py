@@ -33,7 +33,7 @@ largest of |c_i + b_i P W_{i+1} - W_i| and the interval overshoot. If the
 decisions have not settled after ``max_pi`` passes, the orbit falls back to
 value iteration, capped at ``max_vi`` passes, whose last change is the residual.
 ``converged`` is True when every orbit's residual is at most ``tol``.
-Twin in the page: ``solver/play/web/src/core/solve.js``.
+Twin in the page: ``solver/site/web/src/core/solve.js``.
 """
 from __future__ import annotations
 

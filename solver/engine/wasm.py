@@ -11,8 +11,8 @@ The compiler is Debian's clang 19 (``clang-19``, ``lld-19``, ``libclang-rt-19-de
 emscripten would bring a second toolchain and a JavaScript runtime of its own for five functions that need only
 malloc and memcpy, and clang 19's module solves in half the time of clang 14's, with the same bytes
 (``bench/bench_wasm.py``; docs/performance.md). The module is a WASI "reactor" that imports nothing; it is
-committed as ``solver/play/web/kernels.wasm`` and ``tests/test_wasm.py`` compiles it again and compares the bytes.
-Twin in the page: ``solver/play/web/src/core/solve.js``.
+committed as ``solver/site/web/kernels.wasm`` and ``tests/test_wasm.py`` compiles it again and compares the bytes.
+Twin in the page: ``solver/site/web/src/core/solve.js``.
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from solver.errors import GonutsError
 from solver.game.turn import TurnModel
 
 SOURCE = Path(__file__).with_name("kernels.c")
-WASM = Path(__file__).resolve().parent.parent / "play" / "web" / "kernels.wasm"
+WASM = Path(__file__).resolve().parent.parent / "site" / "web" / "kernels.wasm"
 EXPORTS = ("solve_layer", "evaluate_layer", "respond_layer", "gains_rows", "versus_pass", "malloc", "free")
 FLAGS = ("--target=wasm32-wasi", "-O2", "-msimd128", "-ffp-contract=off", "-fno-fast-math", "-std=c99",
          "-mexec-model=reactor", *(f"-Wl,--export={name}" for name in EXPORTS), "-Wl,--strip-all")

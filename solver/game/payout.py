@@ -28,7 +28,7 @@ smallest non-zero bin: each bin is then the exact infinite sum to a relative
 2^-64, far inside the half-ulp (2^-53) of the rounding that follows. The
 distribution is cut at ``cap`` with all the mass of gains >= cap in the last
 bin, one minus the others, exactly.
-Twin in the page: ``solver/play/web/src/core/payout.js``.
+Twin in the page: ``solver/site/web/src/core/payout.js``.
 """
 from __future__ import annotations
 

@@ -32,6 +32,7 @@ PRESETS = ("rulebook", "summary")
 ONE_DIE = ("rolled", "left")
 N_DICE = 5
 MAX_PLAYERS = 4
+OPTIONS = ("game", "players", "target", "reading", "faces", "dog", "speed")
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,41 @@ class Rules:
         d["faces"] = list(self.faces)
         d["dog"] = list(self.dog)
         return d
+
+    @classmethod
+    def from_options(cls, **options: object) -> Rules:
+        """The game from its options, each checked, with one set of bounds: the one validator of the rule knobs
+        (the command line, the adapters, the front door and the page's records all come through here).
+
+        Options: ``game`` ("gonuts" or "pig"), ``players`` (2 to 4), ``target`` (at least 1), ``reading``
+        ("rulebook" or "summary": which reading of the printed rules), and for Go Nuts! ``faces``, ``dog`` and
+        ``speed`` (the preset's, unless given). An unknown option is refused with the list of known ones.
+
+        >>> Rules.from_options(players=3, target=30, reading="summary").describe()
+        'Go Nuts!, 3 players, target 30, summary preset'
+        >>> Rules.from_options(taget=30)
+        Traceback (most recent call last):
+        ...
+        TypeError: unknown option taget: the options are game, players, target, reading, faces, dog, speed
+        """
+        unknown = [k for k in options if k not in OPTIONS]
+        if unknown:
+            raise TypeError(f"unknown option {', '.join(unknown)}: the options are {', '.join(OPTIONS)}")
+        game = options.get("game", "gonuts")
+        if game not in GAMES:
+            raise RulesError(f"game must be one of {', '.join(GAMES)}, not {game!r}")
+        players, target = options.get("players", 2), options.get("target", 50)
+        _check_int("players", players, 2, MAX_PLAYERS)
+        _check_int("target", target, 1, None)
+        knobs = {k: options[k] for k in ("faces", "dog", "speed") if options.get(k) is not None}
+        reading = options.get("reading", "rulebook")
+        if game == "pig":
+            if knobs or reading != "rulebook":
+                raise RulesError("pig takes only players and target; the Go Nuts! knobs do not apply")
+            return cls(game="pig", players=players, target=target)      # type: ignore[arg-type]
+        if reading not in PRESETS:
+            raise RulesError(f"reading must be one of {', '.join(PRESETS)}, not {reading!r}")
+        return preset(str(reading), players=players, target=target, **knobs)
 
     @classmethod
     def from_dict(cls, d: dict) -> Rules:

@@ -1,7 +1,7 @@
 """The policy names, read once: ``hold:10/2`` -> ``Spec("hold", "hold:10/2", (10, 2))``.
 
 This is the grammar every front end shares. ``policies.parse`` builds a policy
-from a ``Spec``; the web page's core (``play/web/src/core/grammar.js``) implements the same
+from a ``Spec``; the web page's core (``site/web/src/core/grammar.js``) implements the same
 grammar, and both are held to one fixture of cases (tests/fixtures/policies.json):
 each input with the normalized name it gives, or the exact message that refuses it.
 
@@ -15,7 +15,7 @@ Names (D = 5 live dice for Go Nuts!, 1 for Pig; G the target):
 
 Numbers are plain ASCII digits. Quoted values are JSON strings, which the page writes alike.
 No numpy: the page's rules and the CLI's checks read this before anything heavy.
-Twin in the page: ``solver/play/web/src/core/grammar.js``.
+Twin in the page: ``solver/site/web/src/core/grammar.js``.
 """
 from __future__ import annotations
 

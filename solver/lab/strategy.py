@@ -31,10 +31,12 @@ from solver.lab.policies import (
 )
 from solver.lab.versus import Versus
 from solver.reference.simulate import simulate
+from solver.store.library import Tables
 
 
 def resolve(specs, rules: Rules, optimal=None, table=None, progress=None) -> list[Policy]:
-    """One policy per seat from names; ``optimal()`` gives the optimal table when one is named.
+    """One policy per seat from names; ``optimal()`` gives the optimal table when one is named (default: the
+    shipped or cached table, built once: ``store.library.Tables``).
 
     ``best`` seats are solved here, exactly, as the best response to the other seats
     (the max-n solution among several ``best`` seats); each becomes a
@@ -48,7 +50,7 @@ def resolve(specs, rules: Rules, optimal=None, table=None, progress=None) -> lis
 
     def opt():
         if "t" not in cache:
-            cache["t"] = optimal()
+            cache["t"] = optimal() if optimal is not None else Tables().get(rules)
         return cache["t"]
 
     pols = [parse(s, rules, rules.substates, opt) for s in specs]

@@ -8,7 +8,7 @@ For one state that is a few thousand multiply-adds on N-vectors, faster in
 plain Python than importing numpy, which a player would otherwise wait for at
 every question. The roll outcomes are ``game.moves.roll_table``, the one statement of
 the turn's rules. Tests compare the two.
-Twin in the page: ``solver/play/web/src/core/backup.js``.
+Twin in the page: ``solver/site/web/src/core/backup.js``.
 """
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ sum of the events' W_k(after) - W_k(before), each counted in one of four parts:
 
 The parts are sums of the same differences, so they add up to end - start up to rounding. The page's
 core (``web/src/core/luck.js`` ``split``) computes the same split from its embedded values.
-Twin in the page: ``solver/play/web/src/core/luck.js``.
+Twin in the page: ``solver/site/web/src/core/luck.js``.
 """
 from __future__ import annotations
 

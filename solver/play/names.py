@@ -3,7 +3,7 @@ bidirectional and other invisible format characters removed, ZWJ and ZWNJ kept w
 emoji; a blank Braille pattern is a space; at most ``MARKS_MAX`` combining marks on a letter), compared by what
 can be seen (``name_key``: compatibility forms folded, Unicode's case mapping, default-ignorable code points
 dropped) and at most ``NAME_MAX`` letters long.
-Twin: solver/play/web/src/page/names.js (cleanName, nameKey); NAME_MAX and MARKS_MAX reach it as the page's data.
+Twin: solver/site/web/src/page/names.js (cleanName, nameKey); NAME_MAX and MARKS_MAX reach it as the page's data.
 """
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ number: both read the page's values (``page_values``), so their games, and so th
 
 An exact tie in the games' own play stops (as the tables' convention); a difference below ``TIE`` counts as
 one, so that the last bit of a sum, which two languages may round apart, never changes a game.
-Twin in the page: ``solver/play/web/src/core/dice.js`` and ``solver/play/web/src/core/practice.js``.
+Twin in the page: ``solver/site/web/src/core/dice.js`` and ``solver/site/web/src/core/practice.js``.
 """
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ loop (``game.loop``) and refuses the first one that cannot happen, naming it. ``
 ``you`` with ``solver.play.advise`` (the numbers of ``advise --json``); the loss of
 a decision is the win probability of the better action minus that of the
 action taken, in percentage points.
-Twin in the page: ``solver/play/web/src/core/events.js`` and ``solver/play/web/src/core/records.js``.
+Twin in the page: ``solver/site/web/src/core/events.js`` and ``solver/site/web/src/core/records.js``.
 """
 from __future__ import annotations
 

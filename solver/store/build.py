@@ -1,6 +1,6 @@
 """Building tables: rules -> exact payouts -> solve -> checked, atomically written ``.npz``.
 
-Where tables live (shipped, cached) is ``locate``'s; ``table_for`` gets one, building it once.
+Where tables live (shipped, cached) is ``locate``'s; ``library.Tables`` gets one, building it once.
 """
 from __future__ import annotations
 
@@ -15,13 +15,11 @@ from solver import files
 from solver.engine.kernels import needs_compile
 from solver.engine.solve import TOLERANCE, prepare, solve
 from solver.errors import GonutsError, TableError
-from solver.files import cache_folder
 from solver.game.payout import nuts_payout_table
 from solver.game.rules import Rules
 from solver.game.turn import gonuts_turn, turn_model
 from solver.store import tables
 from solver.store.contract import PACKED_FROM_PLAYERS
-from solver.store.locate import find_table, table_name
 
 
 def check_destination(out, rules: Rules | None = None, resume: bool = False) -> Path:
@@ -30,15 +28,6 @@ def check_destination(out, rules: Rules | None = None, resume: bool = False) -> 
     if resume:
         _Checkpoint(out, rules, 0).check()
     return out
-
-
-def table_for(rules: Rules):
-    """The shipped or cached table of these rules, built into the cache first if there is none."""
-    path = find_table(rules)
-    if path is None:
-        path = cache_folder() / table_name(rules)
-        build(rules, path)
-    return tables.load(path, expect=rules)
 
 
 @dataclass(frozen=True)

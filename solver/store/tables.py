@@ -36,9 +36,18 @@ from solver.store.contract import (
 
 @dataclass(frozen=True)
 class Table:
+    """A checked table: its ``meta`` (the rules, the solver's report, the checksum), the ``rules`` it solves, its
+    ``arrays`` by name (tables/README.md), and ``path``, the file it was read from (None when made in memory).
+
+    >>> from solver.store.locate import shipped_dir
+    >>> t = load(shipped_dir() / "gonuts-2p-t50-rulebook.npz")
+    >>> t.players, t.arrays["start_win"].shape
+    (2, (50, 50, 2))
+    """
     meta: dict
     rules: Rules
     arrays: dict
+    path: Path | None = None
 
     @property
     def players(self) -> int:
@@ -189,4 +198,4 @@ def from_raw(meta: dict, rules: Rules, raw: dict, where: str) -> Table:
     the invariants of ``_check``."""
     arrays = {name: np.frombuffer(data, dtype=dtype).reshape(shape) for name, (dtype, shape, data) in raw.items()}
     _check(meta, arrays, where)
-    return Table(meta, rules, arrays)
+    return Table(meta, rules, arrays, Path(where))

@@ -17,7 +17,7 @@ let failed = 0;
 const check = (ok, what) => { console.log(`${ok ? "ok" : "FAIL"} ${what}`); if (!ok) failed++; };
 let at = "the start";
 /* The page ignores the second tap of a double tap: within 350 ms of the redraw that the first caused, where the
- * first landed (solver/play/web/src/page/taps.js). Taps here are that far apart. */
+ * first landed (solver/site/web/src/page/taps.js). Taps here are that far apart. */
 const TAP_GAP = 400;
 let lastTap = 0;
 const entries = (n) => `window.gonuts.record('table').events.length === ${n}`;

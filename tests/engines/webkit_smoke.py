@@ -22,7 +22,7 @@ MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
 failed = 0
 at = ["the start"]
 # The page ignores the second tap of a double tap: within 350 ms of the redraw that the first caused, where the
-# first landed (solver/play/web/src/page/taps.js). Taps here are that far apart.
+# first landed (solver/site/web/src/page/taps.js). Taps here are that far apart.
 TAP_GAP = 0.4
 last_tap = [0.0]
 

@@ -3,7 +3,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { whole } from "../../solver/play/web/src/core/numbers.js";
+import { whole } from "../../solver/site/web/src/core/numbers.js";
 
 const fx = JSON.parse(fs.readFileSync(new URL("../fixtures/numbers.json", import.meta.url), "utf8"));
 

@@ -8,8 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { nutsPayoutTable, ratio, speedFraction } from "../../solver/play/web/src/core/payout.js";
-import { kernelData } from "../../solver/play/web/src/core/solve.js";
+import { nutsPayoutTable, ratio, speedFraction } from "../../solver/site/web/src/core/payout.js";
+import { kernelData } from "../../solver/site/web/src/core/solve.js";
 
 const __dirname = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (name) => JSON.parse(fs.readFileSync(path.join(__dirname, "..", "fixtures", name), "utf8"));

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { makeCore as GonutsCore } from "../../solver/play/web/src/core/index.js";
+import { makeCore as GonutsCore } from "../../solver/site/web/src/core/index.js";
 
 const __dirname = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.join(__dirname, "..", "..");

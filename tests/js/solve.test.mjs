@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { orbitLayers, solveGame, unpackRoll, kernelData } from "../../solver/play/web/src/core/solve.js";
+import { orbitLayers, solveGame, unpackRoll, kernelData } from "../../solver/site/web/src/core/solve.js";
 
 const __dirname = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.join(__dirname, "..", "..");
@@ -19,7 +19,7 @@ const digests = fixture("table_digests.json").tables;
 const models = fixture("kernel_models.json").games;
 
 async function kernel() {
-  const { instance } = await WebAssembly.instantiate(fs.readFileSync(path.join(ROOT, "solver", "play", "web", "kernels.wasm")), {});
+  const { instance } = await WebAssembly.instantiate(fs.readFileSync(path.join(ROOT, "solver", "site", "web", "kernels.wasm")), {});
   instance.exports._initialize();
   return instance.exports;
 }

@@ -9,9 +9,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { makeCore } from "../../solver/play/web/src/core/index.js";
-import { kernelData, solveGame } from "../../solver/play/web/src/core/solve.js";
-import { speedFraction } from "../../solver/play/web/src/core/payout.js";
+import { makeCore } from "../../solver/site/web/src/core/index.js";
+import { kernelData, solveGame } from "../../solver/site/web/src/core/solve.js";
+import { speedFraction } from "../../solver/site/web/src/core/payout.js";
 
 const __dirname = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.join(__dirname, "..", "..");
@@ -19,7 +19,7 @@ const fixture = (name) => JSON.parse(fs.readFileSync(path.join(ROOT, "tests", "f
 const data = fixture("page-t50.json");
 
 async function kernel() {
-  const { instance } = await WebAssembly.instantiate(fs.readFileSync(path.join(ROOT, "solver", "play", "web", "kernels.wasm")), {});
+  const { instance } = await WebAssembly.instantiate(fs.readFileSync(path.join(ROOT, "solver", "site", "web", "kernels.wasm")), {});
   instance.exports._initialize();
   return instance.exports;
 }

@@ -7,8 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { makeCore } from "../../solver/play/web/src/core/index.js";
-import { shortNames } from "../../solver/play/web/src/page/names.js";
+import { makeCore } from "../../solver/site/web/src/core/index.js";
+import { shortNames } from "../../solver/site/web/src/page/names.js";
 
 const __dirname = path.dirname(fileURLToPath(import.meta.url));
 const core = makeCore(JSON.parse(fs.readFileSync(path.join(__dirname, "..", "fixtures", "page-t50.json"), "utf8")));

@@ -1,12 +1,12 @@
-/* The page's message catalogues (solver/play/web/messages): every language has every key of the English one,
+/* The page's message catalogues (solver/site/web/messages): every language has every key of the English one,
  * with the same placeholders, a plural form "other" wherever it has forms; numbers and plurals come out as the
  * language writes them. */
 import test from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { makeWords, pickLanguage, LANGUAGES } from "../../solver/play/web/src/core/words.js";
+import { makeWords, pickLanguage, LANGUAGES } from "../../solver/site/web/src/core/words.js";
 
-const cat = (lang) => JSON.parse(fs.readFileSync(new URL(`../../solver/play/web/messages/${lang}.json`, import.meta.url), "utf8"));
+const cat = (lang) => JSON.parse(fs.readFileSync(new URL(`../../solver/site/web/messages/${lang}.json`, import.meta.url), "utf8"));
 const catalogues = Object.fromEntries(LANGUAGES.map((l) => [l, cat(l)]));
 const holes = (text) => new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
 const forms = (v) => (typeof v === "string" ? [v] : Object.values(v));

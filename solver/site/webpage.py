@@ -18,7 +18,7 @@ from solver.files import (
     atomic_write,
     check_destination,
 )
-from solver.play.pagegames import page_data
+from solver.site.pagegames import page_data
 
 ASSETS = Path(__file__).resolve().parent / "web"
 

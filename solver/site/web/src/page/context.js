@@ -1,4 +1,4 @@
-/* The page's data and its core, made once from the page's embedded data (solver/play/pagegames.py page_data):
+/* The page's data and its core, made once from the page's embedded data (solver/site/pagegames.py page_data):
  * what every tab reads and none writes. */
 import { makeCore } from "../core/index.js";
 

@@ -1,7 +1,7 @@
 /* The page's games: the embedded ones (each table's start-of-turn win probabilities as the page carries them:
  * float64, or the 4-player quantised encoding), checked (length, CRC-32) and decoded once, on first use; and the
  * games the page solved itself (core/solve.js), added with their values and the rules data of their reading.
- * Twin: solver/play/pagevalues.py (page_game), solver/play/pagegames.py (page_data);
+ * Twin: solver/site/pagevalues.py (page_game), solver/site/pagegames.py (page_data);
  * fixture: tests/fixtures/page-t12.json (a 4-player encoding), advice.json (its numbers). */
 import { fail } from "./errors.js";
 import { rollTable } from "./rules.js";
@@ -47,7 +47,7 @@ function winAccess(raw, bytes) {
   return (i, j) => (j === M ? 1 - cum[i * M + M - 1] : cum[i * M + j] - (j ? cum[i * M + j - 1] : 0));
 }
 
-/** The 4-player encoding of solver/play/pagedata.py undone: inflate, byte planes, zigzag, and a cumulative sum
+/** The 4-player encoding of solver/site/pagedata.py undone: inflate, byte planes, zigzag, and a cumulative sum
  * along each score axis; returns the cumulative sums (exact: multiples of 2^-17 below 2).
  * @param {any} raw @param {Uint8Array} bytes */
 async function decodeLorenzo(raw, bytes) {
@@ -85,7 +85,7 @@ export const gameKey = (players, reading, target, speed, home) =>
 function describeGame(key) { const [p, r, g, v] = key.split("-"); return `${p}-player ${r}${g ? ` game to ${g}${v !== "1" ? ` (Go Nuts! speed ${v})` : ""}` : ""}`; }
 
 /** The games of the page's data: game(players, reading) when it is ready, load() to make it ready.
- * @param {any} data the page's data (solver/play/pagegames.py page_data) */
+ * @param {any} data the page's data (solver/site/pagegames.py page_data) */
 export function makeGames(data) {
   const home = data.record.target;
   /** @param {number} p @param {string} r @param {number} [g] @param {number} [v] */

@@ -2,7 +2,7 @@
 what it does, from ``game.moves``), each game's start-of-turn values and exact Go Nuts! payouts
 (``game_data``, encoded by ``pagevalues``), the rule cards, and the page's constants. The rules live in
 Python; the page is given them as data.
-Twin in the page: ``solver/play/web/src/core/games.js``.
+Twin in the page: ``solver/site/web/src/core/games.js``.
 """
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from solver.lab.policies import maxpoints
 from solver.play import practice
 from solver.play.explain import nuts_means
 from solver.play.names import MARKS_MAX, NAME_MAX
-from solver.play.pagevalues import SHIPPED_PAGE, encoded
 from solver.play.record import FORMAT, MAX_DEPTH, MAX_EVENTS, MAX_RECORD_BYTES, PAGE_TARGET, VERSION
+from solver.site.pagevalues import SHIPPED_PAGE, encoded
 from solver.store.locate import shipped_dir
 
 READINGS = ("rulebook", "summary")

@@ -1,4 +1,4 @@
-/* The page's pure core: makeCore(data) binds the modules to the page's data (solver/play/pagegames.py
+/* The page's pure core: makeCore(data) binds the modules to the page's data (solver/site/pagegames.py
  * page_data: the rules as data and each table's game) and returns functions of plain values. No DOM, no
  * globals read, no I/O of its own. window.gonuts is this object's scriptable face (page/api.js).
  *   advise({scores, turn, dice, rules, target, speed}) -> the object of `gonuts-solve advise --json`

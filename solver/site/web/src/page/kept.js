@@ -7,7 +7,7 @@ import { crc32 } from "../core/games.js";
 import { data } from "./context.js";
 
 const DB = "gonuts-solved", STORE = "games", FORMAT = "gonuts-solved-1";
-/** What the kept games may take together (solver/play/pagegames.py KEPT_BUDGET). */
+/** What the kept games may take together (solver/site/pagegames.py KEPT_BUDGET). */
 const BUDGET = data.solve ? data.solve.budget : 0;
 
 /** @typedef {{players: number, rules: string, target: number, speed: number}} Spec */

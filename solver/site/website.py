@@ -13,9 +13,9 @@ from pathlib import Path
 
 from solver.errors import GonutsError
 from solver.files import check_destination, check_name, replace_folder
-from solver.play import icons
-from solver.play.pagegames import page_data
-from solver.play.webpage import ASSETS, html, site_script
+from solver.site import icons
+from solver.site.pagegames import page_data
+from solver.site.webpage import ASSETS, html, site_script
 
 SITE_LIST = "gonuts-site.json"       # what a site folder holds, so that the next --site replaces only that
 

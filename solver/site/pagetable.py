@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from solver.game.rules import Rules
-from solver.play import pagevalues
 from solver.play.luck import Values
+from solver.site import pagevalues
 
 
 class PageTable:

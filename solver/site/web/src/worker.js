@@ -2,7 +2,7 @@
  * driven by core/solve.js. The page (page/solving.js) sends {job, wasm, reading, players, target, speed,
  * settings}; the worker answers {job, progress: [done, total]} after each layer (at most every 50 ms), then
  * {job, startWin, memory, residual, converged, iterations, seconds}, or {job, error}. A Cancel terminates it.
- * Bundled on its own (npm run build: solver/play/web/worker.js): the single file carries its text and starts it
+ * Bundled on its own (npm run build: solver/site/web/worker.js): the single file carries its text and starts it
  * from a blob; the site serves it as a file. */
 import { kernelData, solveGame } from "./core/solve.js";
 import { speedFraction } from "./core/payout.js";

@@ -1,0 +1,78 @@
+"""The front door (``solver.api``, exported by ``solver``): every example in its docstrings runs as written
+(doctest), with those of ``Rules.from_options``, ``store.library`` and ``store.tables.Table``; ``import solver``
+imports nothing heavy; the one-line example of the README is the whole program; a wrong option names the right
+ones; and the numbers agree with independent evidence (simulation; the command line's ``advise --json``)."""
+from __future__ import annotations
+
+import doctest
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import solver
+from solver import api
+from solver.game import rules as rules_module
+from solver.store import library, tables
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("module", [solver, api, rules_module, library, tables], ids=lambda m: m.__name__)
+def test_every_docstring_example_runs_as_written(module):
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, raise_on_error=False, verbose=False)
+    assert result.attempted > 0 and result.failed == 0, result
+
+
+def test_import_solver_is_cheap_and_the_readme_line_is_the_whole_program(tmp_path):
+    code = ("import sys, solver; heavy = [m for m in ('numpy', 'scipy', 'click') if m in sys.modules]; "
+            "a = solver.table(players=2).advise(scores=(23, 31), turn=7, dice=3); print(heavy, a.action)")
+    env = {**os.environ, "GONUTS_SOLVE_CACHE": str(tmp_path)}
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[] roll"
+
+
+def test_the_front_door_agrees_with_advise_json_and_with_simulation(tmp_path):
+    env = {**os.environ, "GONUTS_SOLVE_CACHE": str(tmp_path)}
+    p = subprocess.run([sys.executable, "-m", "cli", "advise", "--scores", "23,31", "--turn", "7", "--dice", "3",
+                        "--json"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    cli, lib = json.loads(p.stdout), solver.advise((23, 31), turn=7, dice=3).to_dict()
+    assert {k: cli[k] for k in lib} == lib                     # every field, to the last bit
+    exact = solver.evaluate(["hold:20", "optimal"], players=2).win
+    played = solver.simulate(["hold:20", "optimal"], games=20_000, seed=7, players=2)
+    assert abs(played.win[0] - exact[0]) < 4 * played.stderr[0]
+    assert abs(sum(exact) - 1) < 1e-12
+
+
+def test_a_wrong_option_names_the_right_ones_and_bad_values_are_refused_by_name():
+    with pytest.raises(TypeError, match="unknown option taget: the options are game, players, target, reading"):
+        solver.table(taget=30)
+    from solver.errors import RulesError
+    for options, message in (({"players": 5}, "players must be from 2 to 4, not 5"),
+                             ({"target": 0}, "target must be at least 1, not 0"),
+                             ({"reading": "house"}, "reading must be one of rulebook, summary, not 'house'"),
+                             ({"game": "pig", "reading": "summary"}, "pig takes only players and target"),
+                             ({"players": True}, "players must be a whole number, not True")):
+        with pytest.raises(RulesError, match=message):
+            solver.Rules.from_options(**options)
+
+
+def test_a_table_says_where_its_file_is_and_a_build_reports_progress(tmp_path):
+    t = solver.table(players=2, target=50, reading="summary")
+    assert t.path is not None and t.path.name == "gonuts-2p-t50-summary.npz" and t.path.is_file()
+    seen = []
+    built = solver.table(players=3, target=12, cache=tmp_path, progress=lambda done, total: seen.append((done, total)))
+    assert built.path == tmp_path / "gonuts-3p-t12-rulebook.npz" and built.path.is_file()
+    assert seen and seen[-1][0] == seen[-1][1] and all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
+    again = solver.Tables(cache=tmp_path).find(built.rules)
+    assert again == built.path                                    # found in that cache: nothing built twice
+
+
+def test_too_long_a_build_is_refused_before_any_work_with_the_command_that_builds_it(tmp_path):
+    with pytest.raises(library.TooLong, match="gonuts-solve build --players 4 --target 60"):
+        solver.table(players=4, target=60, cache=tmp_path, max_build_seconds=1)
+    assert list(tmp_path.iterdir()) == []
