@@ -34,7 +34,7 @@ METRICS = {"first-contentful-paint": "FCP", "largest-contentful-paint": "LCP", "
 
 
 def build(folder: Path, inline: bool) -> None:
-    from solver.commands.games import games_asked, write_web
+    from solver.commands.asked import games_asked, write_web
     write_web(games_asked("2,3,4", "rulebook,summary"), 50, None, folder, False, inline=inline)
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.commands import games, text  # noqa: E402
+from solver.commands import asked, text  # noqa: E402
 from solver.lab.strategy import simple_rules  # noqa: E402
 from solver.site.pagegames import RULE_CARDS, rule_card_entry  # noqa: E402
 
@@ -30,7 +30,7 @@ TARGET = 50
 
 
 def card(players: int, reading: str) -> dict:
-    table = games.load_for({"players": players, "preset": reading, "target": TARGET}, players)
+    table = asked.load_for({"players": players, "preset": reading, "target": TARGET}, players)
     return rule_card_entry(text.simple_rules_json(table.rules, simple_rules(table.rules, table)))
 
 

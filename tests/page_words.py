@@ -19,7 +19,7 @@ LANGUAGES = ("en", "es", "fr", "de")
 BY_VALUE = ["rulebook", "summary", "acorn", "squirrel", "car", "roll", "stop", "play", "coach", "table", "prac",
             "Player", "Games", "Wins", "Mean loss", "Luck", "Your score", "Next player's score",
             "Then the next's score", "Then the last's score",
-            # refusals made with a key beside their English (page/tabs.js, page/games.js, core/numbers.js)
+            # refusals made with a key beside their English (page/tabs.js, page/gametab.js, core/numbers.js)
             "{what} in the address must be plain digits, not {text}", "it is a game to {target} at Go Nuts! speed {speed}, and this page plays to {min} to {max} at speeds {speeds}",
             "{what} must be less than 10^{max}, not a number of {digits} digits"]
 

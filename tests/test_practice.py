@@ -12,7 +12,8 @@ import pytest
 
 from solver.game.rules import preset
 from solver.play.advise import advise
-from solver.play.practice import CLOSE, CLOSE_ROUND_ADDS, SKIP, Mulberry32, close_count, daily_seed, draw, page_values
+from solver.play.dice import Mulberry32
+from solver.play.practice import CLOSE, CLOSE_ROUND_ADDS, SKIP, close_count, daily_seed, draw, page_values
 from solver.site import pagevalues
 from solver.store import build as builder
 from solver.store import tables

@@ -12,7 +12,7 @@ import sys
 import click
 
 from solver import __version__
-from solver.commands import games, streams, text
+from solver.commands import asked, streams, text
 from solver.commands.helptext import HELP
 from solver.commands.options import (
     READINGS,
@@ -27,6 +27,7 @@ from solver.commands.options import (
 from solver.commands.progress import progress
 from solver.errors import StateError, TableError, UsageError
 from solver.files import check_destination, destination
+from solver.play import words
 
 # Each command imports what it needs when it runs (deferred for start-up: advise must not pay for numpy).
 
@@ -52,9 +53,9 @@ def cli():
 @click.option("--force", is_flag=True, help="Build even when the estimate says it will not fit in memory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def build(knobs, out, resume, checkpoint_every, force, as_json):
-    rules = games.make_rules(knobs)
-    out = destination(out or ".", games.table_name(rules))
-    rep = games.build_with_progress(rules, out, resume=resume, force=force,
+    rules = asked.make_rules(knobs)
+    out = destination(out or ".", asked.table_name(rules))
+    rep = asked.build_with_progress(rules, out, resume=resume, force=force,
                                     quiet=as_json, checkpoint_every=checkpoint_every)
     emit(as_json, text.build_json(rules, rep), lambda: text.build(rep))
 
@@ -72,23 +73,23 @@ def build(knobs, out, resume, checkpoint_every, force, as_json):
 @json_option
 def advise(scores, turn, dice, explain, table_path, knobs, as_json):
     from solver.play.advise import check_explainable, check_state, table_rules
-    score_list = games.ints(scores, "--scores")
+    score_list = asked.ints(scores, "--scores")
     if table_path:
         rules = table_rules(table_path)
-        games.check_against(rules, knobs)
+        asked.check_against(rules, knobs)
     else:
         if not 2 <= len(score_list) <= 4 and "players" not in knobs:
             raise StateError(f"give 2 to 4 scores, one per player; got {len(score_list)}")
-        rules = games.rules_for(knobs, len(score_list))
+        rules = asked.rules_for(knobs, len(score_list))
     dice = rules.substates if dice is None else dice      # no --dice: all the game's dice (5, or Pig's one)
     check_state(rules, score_list, turn, dice)             # the whole question, before any table is built
     if explain:
         check_explainable(rules)
 
-    a, rules, extra = games.advise_answer(knobs, table_path, rules, score_list, turn, dice, explain)
+    a, rules, extra = asked.advise_answer(knobs, table_path, rules, score_list, turn, dice, explain)
     why = extra.get("explain")
     emit(as_json, {**a.to_dict(), "rules": rules.to_dict(), **extra},
-         lambda: text.advice(rules, a) + (("\n" + text.explain(rules, a, why)) if why else ""))
+         lambda: text.advice(rules, a) + (("\n" + words.explain(rules, a, why)) if why else ""))
 
 
 @cli.command(help=HELP["info"])
@@ -124,7 +125,7 @@ def verify(path, tol, as_json):
 @json_option
 def evaluate(policies, both_orders, table_path, knobs, as_json):
     from solver.lab.strategy import evaluate_policies
-    specs, rules, pols, table, report = games.policy_game(knobs, policies, table_path, as_json)
+    specs, rules, pols, table, report = asked.policy_game(knobs, policies, table_path, as_json)
     with progress("evaluating", not as_json and rules.players >= 3) as bar:
         ev = evaluate_policies(rules, pols, table=table, progress=bar)
     emit(as_json, text.evaluate_json(rules, specs, ev, both_orders, report),
@@ -142,7 +143,7 @@ def evaluate(policies, both_orders, table_path, knobs, as_json):
 @json_option
 def simulate(policies, n_games, seed, table_path, knobs, as_json):
     from solver.lab.strategy import simulate_policies
-    specs, rules, pols, _, report = games.policy_game(knobs, policies, table_path, as_json)
+    specs, rules, pols, _, report = asked.policy_game(knobs, policies, table_path, as_json)
     with progress("playing", not as_json) as bar:
         rep = simulate_policies(rules, pols, n_games, seed, progress=bar)
     emit(as_json, text.simulate_json(rules, specs, n_games, seed, rep, report),
@@ -155,7 +156,7 @@ def simulate(policies, n_games, seed, table_path, knobs, as_json):
 @json_option
 def simple_rules_cmd(table_path, knobs, as_json):
     from solver.lab.strategy import simple_rules
-    table = games.table_asked(knobs, table_path)
+    table = asked.table_asked(knobs, table_path)
     with progress("exact evaluations", not as_json) as bar:
         rep = simple_rules(table.rules, table, progress=bar)
     emit(as_json, text.simple_rules_json(table.rules, rep), lambda: text.simple_rules(table.rules, rep))
@@ -171,8 +172,8 @@ def simple_rules_cmd(table_path, knobs, as_json):
 @json_option
 def fair(players, preset, target, head_starts, table_path, as_json):
     from solver.lab.fair import check_heads, fair_start
-    heads = None if head_starts is None else check_heads(players, target, games.ints(head_starts, "--head-starts"))
-    table = games.table_asked({"players": players, "preset": preset, "target": target}, table_path, players)
+    heads = None if head_starts is None else check_heads(players, target, asked.ints(head_starts, "--head-starts"))
+    table = asked.table_asked({"players": players, "preset": preset, "target": target}, table_path, players)
     res = fair_start(table, heads)
     emit(as_json, {"rules": table.rules.to_dict(), **res.to_dict()}, lambda: text.fair(table.rules, res, heads))
 
@@ -188,9 +189,9 @@ def plot(kind, out, table_path, knobs):
     out = check_destination(destination(out or ".", f"gonuts-{kind}.png"))
     plots.pyplot()
     if kind == "payout":
-        plots.payout(games.table_asked(knobs, table_path).rules if table_path else games.make_rules(knobs), out)
+        plots.payout(asked.table_asked(knobs, table_path).rules if table_path else asked.make_rules(knobs), out)
     else:
-        getattr(plots, kind)(games.table_asked(knobs, table_path), out)
+        getattr(plots, kind)(asked.table_asked(knobs, table_path), out)
     streams.out(f"wrote {out}")
 
 
@@ -209,10 +210,10 @@ def web(out, site, force, players_text, rules_text, target, as_json):
     from solver.site import website
     if out and site:
         raise UsageError("give --out (one file) or --site (a folder), not both")
-    wanted = games.games_asked(players_text, rules_text)
+    wanted = asked.games_asked(players_text, rules_text)
     out = None if site else destination(out or ".", "gonuts.html")
     website.check_output(out, site, force)
-    done = games.write_web(wanted, target, out, site, force)
+    done = asked.write_web(wanted, target, out, site, force)
     emit(as_json, done, lambda: text.web(done, site))
 
 

@@ -12,10 +12,10 @@ import secrets
 import sys
 from types import SimpleNamespace
 
-from solver.commands import games, text
+from solver.commands import asked
 from solver.commands.progress import say
 from solver.errors import UsageError
-from solver.play import practice
+from solver.play import practice, words
 from solver.play.backup import after_turn
 from solver.play.record import PAGE_TARGET
 
@@ -43,7 +43,7 @@ def values_for(players: int, reading: str):
     """The page's values of this game at the page's target (module docstring)."""
     from solver.site import pagevalues  # deferred for start-up: the page's data import numpy
     shipped = pagevalues.shipped_game(players, reading, PAGE_TARGET)
-    item = shipped or games.load_for({"players": players, "preset": reading, "target": PAGE_TARGET}, players)
+    item = shipped or asked.load_for({"players": players, "preset": reading, "target": PAGE_TARGET}, players)
 
     def decoding():
         say(f"decoding the {players}-player page data once into the cache (a few seconds; later runs reuse it)")
@@ -72,7 +72,7 @@ def why(values, pick) -> str:
     W, s0 = values.W, pick.scores[0]
     e = explain(values.rules, values.payouts, after_turn(W, pick.scores), s0, pick.turn,
                 pick.dice)
-    return text.explain(values.rules, SimpleNamespace(scores=pick.scores, turn=pick.turn, dice=pick.dice), e)
+    return words.explain(values.rules, SimpleNamespace(scores=pick.scores, turn=pick.turn, dice=pick.dice), e)
 
 
 def ask(prompt: str):

@@ -15,7 +15,7 @@ import os
 import click
 
 from solver import numbers
-from solver.commands import games, signals, streams
+from solver.commands import asked, signals, streams
 from solver.errors import GonutsError, UsageError, one_line
 from solver.files import reason
 
@@ -66,7 +66,7 @@ def rule_options(f):
     """The seven rule knobs, given to the command as one ``knobs`` dict of the ones the user set."""
     @functools.wraps(f)
     def run(**kw):
-        return f(knobs=games.asked(**{k: kw.pop(k) for k in games.KNOBS}), **kw)
+        return f(knobs=asked.asked(**{k: kw.pop(k) for k in asked.KNOBS}), **kw)
     for opt in reversed(RULE_OPTIONS):
         run = opt(run)
     return run
@@ -108,7 +108,7 @@ def run(group, argv=None) -> int:
 def _run(group, argv) -> int:
     try:
         with signals.handled():
-            games.check_environment()
+            asked.check_environment()
             rv = group.main(args=argv, prog_name="gonuts-solve", standalone_mode=False)
     except (click.exceptions.Abort, KeyboardInterrupt):
         streams.err("gonuts-solve: interrupted")

@@ -2,7 +2,7 @@
 games a phone kept, newest first), each game replayed and every asked seat reviewed (``play.record``)."""
 from __future__ import annotations
 
-from solver.commands import games, text
+from solver.commands import asked, text
 from solver.errors import UsageError, show
 from solver.play.record import RecordError, read_file, replay, reviews
 
@@ -27,7 +27,7 @@ def records_of(data) -> tuple[list, bool]:
 def review_file(path, seat, all_seats: bool, game, table_path=None) -> tuple[dict, str]:
     """(the --json object, the words) of ``review PATH``; ``seat`` counts from 1 (None: the record's "you").
     Every game and seat is checked, and every table found or its build estimated (the whole file held to
-    ``games.REVIEW_BUILD_SECONDS``), or ``table_path`` read and held to every game's rules, before any
+    ``asked.REVIEW_BUILD_SECONDS``), or ``table_path`` read and held to every game's rules, before any
     review; a refusal names its game. Where the page's values answered, the object says so (``values``)."""
     found, history = records_of(read_file(path))
     if game is not None and not history:
@@ -59,7 +59,7 @@ def review_file(path, seat, all_seats: bool, game, table_path=None) -> tuple[dic
                                            f"{table.rules.describe()}"))
         tables = {rep.rules: table for _, rep, _ in jobs}
     else:
-        tables = games.record_tables([(k, rep.rules) for k, rep, _ in jobs], named)
+        tables = asked.record_tables([(k, rep.rules) for k, rep, _ in jobs], named)
     done = []
     for k, rep, seats in jobs:
         rvs = reviews(rep, tables[rep.rules], seats)

@@ -1,10 +1,12 @@
 """Every command's output: its words, and the object it prints with ``--json``. Pure functions of results.
-Twin in the page: ``solver/site/web/src/core/words.js``.
+The sentences the page says too (the why, one in N, signed points) are ``play.words``'s.
 """
 from __future__ import annotations
 
 import json
 import os
+
+from solver.play.words import points
 
 
 def pct(x):
@@ -164,12 +166,6 @@ def fair(rules, res, given) -> str:
         f"(from {100 * max(abs(p - 1 / N) for p in res.before):.2f} without head starts)"])
 
 
-def points(x: float) -> str:
-    """A probability as signed percentage points, one decimal (never -0.0)."""
-    x = round(100 * x, 1)
-    return f"{x + 0.0:+.1f}"
-
-
 def luck_line(rv) -> str:
     """The seat's change in win probability in one sentence: the dice, its decisions, the others'."""
     r, sp = rv.replay, rv.split
@@ -207,29 +203,6 @@ def review(rv) -> str:
         lines.append("costliest: " + "; ".join(f"entry {d.event + 1} ({d.taken} at {'-'.join(map(str, d.scores))}, "
                                                 f"{d.turn} points, {d.dice} dice: {d.loss_points:.2f})" for d in worst))
     lines.append(luck_line(rv))
-    return "\n".join(lines)
-
-
-def one_in(p: float) -> str:
-    return "never" if p <= 0 else f"1 in {1 / p:,.0f}" if p < 0.5 else f"{100 * p:.0f}%"
-
-
-def explain(rules, a, e) -> str:
-    """The explain object in words: where optimal play stops, the next roll's risks, the turn's gain."""
-    h = rules.target - a.scores[0]
-    dice = f"{a.dice} {'die' if a.dice == 1 else 'dice'}"
-    stop = ("stopping now reaches the target: you win" if a.turn >= h
-            else f"optimal play stops at {e['stop_at']}" if e["stop_at"] < h
-            else f"optimal play rolls on until it reaches the target ({h} points)")
-    loses = f"the turn's {a.turn} points lost" if a.turn else "nothing banked"
-    nuts = "replacing the turn's points" if rules.nuts_costs_turn else "added to the turn's points"
-    lines = [f"why: with {dice} here, {stop}.",
-             f"  the next roll: {one_in(e['p_all_cars'])} all cars ({loses}); {one_in(e['p_all_squirrels'])} a "
-             f"Go Nuts! round ({e['nuts_mean']:.2f} acorns on average, {nuts})"
-             + (f"; {one_in(e['p_one_die_refill'])} all five dice back" if e["p_one_die_refill"] else "") + ".",
-             f"  rolling now, this turn adds {e['turn_gain_mean_if_roll']:.2f} points on average "
-             f"({100 * e['turn_gain_if_roll'][0]:.1f}% nothing, {100 * e['turn_gain_if_roll'][-1]:.1f}% reaching "
-             f"the target); stopping adds {a.turn}."]
     return "\n".join(lines)
 
 

@@ -23,7 +23,7 @@ Events are ``(kind, value)``:
 
 A turn that reaches the target wins at once, without a decision (stopping wins). Values are taken as
 given (whole numbers of 0 or more): checking what a person or a file wrote is the caller's job.
-Twin in the page: ``solver/site/web/src/core/events.js`` and ``solver/site/web/src/core/loop.js``.
+Twin in the page: ``solver/site/web/src/core/loop.js``.
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ page's core derives no rule itself). Only the literal simulation
 (``reference.simulate``) reads the rules on its own: it is the independent check.
 
 Plain Python, no numpy: ``advise`` imports this on every question.
-Twin in the page: ``solver/site/web/src/core/rules.js``.
+Twin in the page: ``solver/site/web/src/core/moves.js``.
 """
 from __future__ import annotations
 

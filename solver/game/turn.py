@@ -15,7 +15,7 @@ n in 1..D (for Go Nuts! the live dice). Rolling at (t, n) has chance outcomes:
 
 Stopping at (t, n) ends the turn with gain t. The turn opens at (0, start)
 with a forced roll.
-Twin in the page: ``solver/site/web/src/core/solve.js``.
+The page builds the same model in ``solver/site/web/src/core/solve.js`` (``kernelData``).
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
 from a table file: the file is checked as ``tables.load`` checks it (contract,
 headers, sizes, checksum), once per file content (``solver.store.checked``), and
 read without numpy, which a user would otherwise wait for at every question.
-Twin in the page: ``solver/site/web/src/core/backup.js``.
+The page gives the same answer in ``solver/site/web/src/core/backup.js`` (``advise``).
 """
 from __future__ import annotations
 

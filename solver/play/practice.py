@@ -14,7 +14,7 @@ number: both read the page's values (``page_values``), so their games, and so th
 
 An exact tie in the games' own play stops (as the tables' convention); a difference below ``TIE`` counts as
 one, so that the last bit of a sum, which two languages may round apart, never changes a game.
-Twin in the page: ``solver/site/web/src/core/dice.js`` and ``solver/site/web/src/core/practice.js``.
+Twin in the page: ``solver/site/web/src/core/practice.js``.
 """
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from solver.errors import UsageError, show
 from solver.game.loop import DECIDE, NUTS_ROUND, OVER, START, new_game, step
 from solver.game.moves import outcome
+from solver.play.dice import Mulberry32, nuts_round, roll_dice
 from solver.play.luck import Values
 
 CLOSE = 0.02          # a close call: the two actions within 2 points of win probability
@@ -36,53 +37,6 @@ FILL_AFTER = 100      # after this many games, a decision of either kind fills t
                       # game may have few close calls)
 MAX_COUNT = 100
 DAILY_COUNT, DAILY_PLAYERS, DAILY_RULES = 10, 2, "rulebook"
-M32 = 0xFFFFFFFF
-
-
-class Mulberry32:
-    """The page's seeded generator (web/src/core/dice.js ``rng``), bit for bit."""
-
-    def __init__(self, seed: int):
-        self.state = seed & M32
-
-    def next(self) -> float:
-        self.state = (self.state + 0x6D2B79F5) & M32
-        z = self.state
-        z = ((z ^ (z >> 15)) * (z | 1)) & M32
-        z ^= (z + (((z ^ (z >> 7)) * (z | 61)) & M32)) & M32
-        return ((z ^ (z >> 14)) & M32) / 4294967296
-
-
-def face(r: Mulberry32, counts) -> int:
-    total = sum(counts)
-    u = int(r.next() * total)
-    for i, c in enumerate(counts):
-        if u < c:
-            return i
-        u -= c
-    return len(counts) - 1
-
-
-def roll_dice(r: Mulberry32, rules, n: int) -> tuple:
-    """(acorns, squirrels, cars) of n squirrel dice."""
-    counts = [0, 0, 0]
-    for _ in range(n):
-        counts[face(r, rules.faces)] += 1
-    return tuple(counts)
-
-
-def nuts_round(r: Mulberry32, rules, dice: int, opponents: int) -> int:
-    """The acorns of a Go Nuts! round, tick by tick as the page plays it: the mover throws ``dice`` dice,
-    each opponent still waiting a dog die; the round ends after the tick of the last dog."""
-    waiting, acorns = opponents, 0
-    for _ in range(100_000):
-        if not waiting:
-            return acorns
-        acorns += roll_dice(r, rules, dice)[0]
-        waiting -= sum(face(r, rules.dog) == 0 for _ in range(waiting))
-    raise RuntimeError("a Go Nuts! round did not end (a dog die without a dog face?)")
-
-
 def page_values(rules, start_win, payouts) -> Values:
     """The values the page plays and advises with: its start-of-turn values, the backup's own choice."""
     return Values(rules, start_win, payouts)

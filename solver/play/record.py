@@ -25,7 +25,7 @@ loop (``game.loop``) and refuses the first one that cannot happen, naming it. ``
 ``you`` with ``solver.play.advise`` (the numbers of ``advise --json``); the loss of
 a decision is the win probability of the better action minus that of the
 action taken, in percentage points.
-Twin in the page: ``solver/site/web/src/core/events.js`` and ``solver/site/web/src/core/records.js``.
+Twin in the page: ``solver/site/web/src/core/record.js``.
 """
 from __future__ import annotations
 
@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from solver.errors import GonutsError, show
 from solver.files import check_source
 from solver.game.loop import OVER, IllegalEvent, check, new_game, step
-from solver.game.moves import outcome
 from solver.game.rules import N_DICE, PRESETS, Rules, preset
 from solver.play.advise import advise
+from solver.play.events import as_whole, event_value, is_whole
 from solver.play.luck import Split, split
 from solver.play.names import table_names
 
@@ -93,21 +93,6 @@ class Replay:
                 "dice": self.dice, "phase": self.phase, "nuts_dice": self.nuts_dice, "events": self.events,
                 "decisions": [{"event": d.event, "scores": list(d.scores), "turn": d.turn, "dice": d.dice,
                                "taken": d.taken} for d in self.decisions]}
-
-
-def _int(value, lo=0):
-    """A whole number, written 2 or 2.0 alike (JSON has one kind of number; the page cannot tell them apart),
-    at most 2^53 - 1 (the page's numbers are exact only that far); never a boolean."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 63:
-        value = int(value)
-    return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= SAFE
-
-
-SAFE = 2 ** 53 - 1      # the largest whole number the page (a JavaScript number) holds exactly
-
-
-def _whole(value):
-    return int(value) if isinstance(value, float) else value
 
 
 MAX_RECORD_BYTES = 16_000_000     # a record file larger than this is refused before it is read
@@ -196,29 +181,29 @@ def rules_of(record) -> tuple[Rules, int]:
         raise RecordError("a game record must be a JSON object")
     if record.get("format") != FORMAT:
         raise RecordError(f"not a game record: \"format\" must be \"{FORMAT}\"")
-    if not (_int(record.get("version")) and _whole(record["version"]) == VERSION):
+    if not (is_whole(record.get("version")) and as_whole(record["version"]) == VERSION):
         raise RecordError(f"unknown record version {show(record.get('version'))} (this version reads {VERSION})")
     reading = record.get("rules")
     if reading not in PRESETS:
         raise RecordError(f"\"rules\" must be one of {', '.join(PRESETS)}, not {show(reading)}")
     players = record.get("players")
-    if not _int(players) or not 2 <= _whole(players) <= 4:
+    if not is_whole(players) or not 2 <= as_whole(players) <= 4:
         raise RecordError(f"\"players\" must be 2, 3 or 4, not {show(players)}")
     target = record.get("target", PAGE_TARGET)
-    if not _int(target, 1) or not isinstance(_whole(target), int):
+    if not is_whole(target, 1) or not isinstance(as_whole(target), int):
         raise RecordError(f"\"target\" must be a whole number of at least 1, not {show(target)}")
-    players, target = _whole(players), _whole(target)
+    players, target = as_whole(players), as_whole(target)
     speed = record.get("speed", 1)
     if not _speed(speed):
         raise RecordError(f"\"speed\" must be a number above 0 and at most 100 (throws per tick), not {show(speed)}")
     you = record.get("you")
-    if not _int(you) or _whole(you) >= players:
+    if not is_whole(you) or as_whole(you) >= players:
         raise RecordError(f"\"you\" must be a seat from 0 to {players - 1}, not {show(you)}")
     if not isinstance(record.get("events"), list):
         raise RecordError("\"events\" must be a list")
     if len(record["events"]) > MAX_EVENTS:
         raise RecordError(f"a game record holds at most {MAX_EVENTS:,} events, not {len(record['events']):,}")
-    you = _whole(you)
+    you = as_whole(you)
     return preset(reading, players=players, target=target, speed=float(speed)), you
 
 
@@ -246,10 +231,10 @@ def replay(record) -> Replay:
                               f"(got {', '.join(sorted(ev)) or 'nothing'})")
         kind, value = kinds[0], ev[kinds[0]]
         try:
-            if state.phase != OVER and not (_int(ev.get("seat")) and _whole(ev["seat"]) == state.seat):
+            if state.phase != OVER and not (is_whole(ev.get("seat")) and as_whole(ev["seat"]) == state.seat):
                 raise RecordError(f"seat {show(ev.get('seat'))} is not the player to move (seat {state.seat} is)")
             check(rules, state, kind)
-            value = _event_value(rules, state, kind, value, state.seat == you and not table_mode)
+            value = event_value(rules, state, kind, value, state.seat == you and not table_mode)
             if kind == "choice":
                 by_seat[state.seat].append(Decision(i, state.frame(), state.turn, state.dice, value))
             trace.append((i, state, kind, value))
@@ -259,32 +244,6 @@ def replay(record) -> Replay:
     return Replay(rules, you, state.scores, state.winner, tuple(by_seat[you]), len(record["events"]), state.seat,
                   state.turn, state.dice, state.phase, state.nuts_dice, tuple(tuple(d) for d in by_seat),
                   record.get("mode"), tuple(trace), table_names(record.get("names"), N))
-
-
-def _event_value(rules, state, kind: str, value, own_turn: bool):
-    """An event's value as ``loop.step`` takes it, or a RecordError saying what is wrong with it."""
-    if kind == "banked":
-        if own_turn:
-            raise RecordError("your own turns are entered roll by roll, not as a banked total")
-        if not _int(value):
-            raise RecordError(f"banked points must be a whole number of 0 or more, not {show(value)}")
-        return _whole(value)
-    if kind == "roll":
-        if not (isinstance(value, list) and len(value) == 3 and all(_int(x) for x in value)):
-            raise RecordError(f"a roll is [acorns, squirrels, cars], three whole numbers of 0 or more, "
-                              f"not {show(value)}")
-        a, s, c = (_whole(x) for x in value)
-        n = state.dice
-        if a + s + c != n:
-            raise RecordError(f"{a}+{s}+{c} = {a + s + c} dice, but {n} {'die is' if n == 1 else 'dice are'} live")
-        return outcome(rules, n, a, s, c)
-    if kind == "choice":
-        if value not in ("roll", "stop"):
-            raise RecordError(f"a choice is \"roll\" or \"stop\", not {show(value)}")
-        return value
-    if not _int(value):
-        raise RecordError(f"the acorns of a Go Nuts! round are a whole number of 0 or more, not {show(value)}")
-    return _whole(value)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 what it does, from ``game.moves``), each game's start-of-turn values and exact Go Nuts! payouts
 (``game_data``, encoded by ``pagevalues``), the rule cards, and the page's constants. The rules live in
 Python; the page is given them as data.
-Twin in the page: ``solver/site/web/src/core/games.js``.
+The page reads this data in ``solver/site/web/src/core/pagevalues.js`` (the twin of ``pagevalues``).
 """
 from __future__ import annotations
 

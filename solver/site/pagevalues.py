@@ -2,7 +2,7 @@
 cache (a 4-player encoding takes seconds) or shipped (the 4-player games at target 50), and decoded
 back as the page holds them (``page_game``). ``practice``, ``review`` and ``advise`` read them without
 the HTML builder.
-Twin in the page: ``solver/site/web/src/core/games.js``.
+Twin in the page: ``solver/site/web/src/core/pagevalues.js``.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-/* A game the page solves itself, made into a game the core plays (core/games.js add): the 2-player page of
+/* A game the page solves itself, made into a game the core plays (core/pagevalues.js add): the 2-player page of
  * tests/fixtures/page-t50.json solves the 3- and 4-player games at target 12 with the committed kernels.wasm
  * (core/solve.js, the page's own turn model and payouts), and its advise and explain then say what Python's say
  * for those games (tests/fixtures/advice.json, the page-t12 cases: written by tests/page_fixtures.py from the

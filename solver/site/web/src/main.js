@@ -5,7 +5,7 @@ import { $, showError } from "./page/dom.js";
 import { t, words, startLanguage, onLanguage, unknownLanguage } from "./page/i18n.js";
 import { store, raw, keepAside, showKept } from "./page/storage.js";
 import { showTab, parseFragment, notice } from "./page/tabs.js";
-import { readyFor, checkTarget, hold, recordOf, say } from "./page/games.js";
+import { readyFor, checkTarget, hold, recordOf, say } from "./page/gametab.js";
 import { publish } from "./page/api.js";
 import { welcome } from "./page/welcome.js";
 import "./tabs/advise/advise.js";
@@ -15,7 +15,7 @@ import { table, TABLE, checkTable, restoreNuts, ownTable, drawAll } from "./tabs
 import "./tabs/review/review.js";
 import { restore as restorePractice } from "./tabs/practice/practice.js";
 
-/** @typedef {import("./page/games.js").Entered} Entered */
+/** @typedef {import("./page/gametab.js").Entered} Entered */
 /** Everything the page does at start; nothing when it is moving to its own address (page/context.js). */
 function start() {
   /** "Numbers as stored: 2 players: exact; 4 players: within 7.6e-6." in the language. webpage.py writes it in

@@ -1,8 +1,9 @@
 /* The turn's backup: one Bellman backup of a start state from the embedded start-of-turn win probabilities
  * and the exact Go Nuts! payouts; the advice it gives; and the why (where optimal play stops, the next
  * roll's risks, what the turn adds).
- * Twin: solver/play/backup.py (turn_values, backup_state), solver/play/advise.py (advise),
- * solver/play/explain.py (explain, turn_gain); fixture: tests/fixtures/advice.json. */
+ * Twin: solver/play/backup.py (turn_values, backup_state); fixture: tests/fixtures/advice.json. Its advice is
+ * solver/play/advise.py's answer and its why solver/play/explain.py's (explain, turn_gain), held to them by the
+ * same fixture. */
 import { fail, show } from "./errors.js";
 
 /** @typedef {import("./types.js").Game} Game */

@@ -1,5 +1,5 @@
 /* The seeded dice of play mode and of practice: a 32-bit generator, one die's face, a throw, a Go Nuts! round.
- * Twin: solver/play/practice.py (Mulberry32, face, roll_dice, nuts_round); fixture: tests/fixtures/practice.json. */
+ * Twin: solver/play/dice.py (Mulberry32, face, roll_dice, nuts_round); fixture: tests/fixtures/practice.json. */
 
 /** @typedef {{state: number, next: () => number}} Rng */
 /** @typedef {{faces: number[], counts: number[]}} Throw */

@@ -1,5 +1,5 @@
 /* One event of a game record checked against the state, with the record's messages, then applied by the loop.
- * Twin: solver/play/record.py (_event_value), solver/game/loop.py (step); fixture: tests/fixtures/records.json. */
+ * Twin: solver/play/events.py (event_value); fixture: tests/fixtures/records.json. */
 import { fail, show } from "./errors.js";
 import { isWhole } from "./numbers.js";
 import { frame, checkOver, check, step } from "./loop.js";

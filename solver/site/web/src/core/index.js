@@ -8,13 +8,13 @@
  *   practice({seed, count, players, rules}) -> decisions drawn as `gonuts-solve practice` draws them
  *   solveGame(kernel, kernelData, progress) -> a game solved by the WebAssembly kernel (core/solve.js) */
 import { GonutsInputError, fail, show } from "./errors.js";
-import { makeGames } from "./games.js";
+import { makeGames } from "./pagevalues.js";
 import { turnValues, memoValues, advise as adviseAt, explain as explainAt, stateValue } from "./backup.js";
 import { read as readPolicy, player } from "./grammar.js";
 import { rng, rollDice, nutsRound } from "./dice.js";
 import { newGame, frame, copy, noteOf } from "./loop.js";
 import { apply } from "./events.js";
-import * as records from "./records.js";
+import * as records from "./record.js";
 import { split } from "./luck.js";
 import * as practice from "./practice.js";
 import { solveGame } from "./solve.js";
@@ -25,7 +25,7 @@ import { solveGame } from "./solve.js";
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Advice} Advice */
 /** @typedef {import("./types.js").Why} Why */
-/** @typedef {import("./records.js").Review} Review */
+/** @typedef {import("./record.js").Review} Review */
 /** @typedef {ReturnType<typeof makeCore>} Core */
 
 /** @param {any} data */

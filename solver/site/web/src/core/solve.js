@@ -4,8 +4,7 @@
  * as data (solver/engine/wasm.py kernel_data). The arrays it gives are the bytes `gonuts-solve build` writes
  * (tests/js/solve.test.mjs holds them to the committed digests of tests/fixtures/table_digests.json).
  * Pure: no DOM; runs in a page, a worker or Node.
- * Twin: solver/engine/solve.py (orbit_layers, solve, unpack_roll, model_arrays), solver/engine/wasm.py (kernel_data),
- * solver/game/turn.py (gonuts_turn); fixture: tests/fixtures/kernel_models.json. */
+ * Twin: solver/engine/solve.py (orbit_layers, solve, unpack_roll, model_arrays); fixture: tests/fixtures/kernel_models.json. */
 
 import { nutsPayoutTable } from "./payout.js";
 

@@ -1,7 +1,7 @@
 /* The page's words: every string it shows comes from one message catalogue per language (solver/site/web/
  * messages/*.json, keyed by the English text, as gettext does), with numbers through Intl.NumberFormat and
  * plurals through Intl.PluralRules; and the sentences the command line also says (the why, one in N).
- * Twin: solver/commands/text.py (one_in, explain, points); fixture: the catalogues (tests/js/words.test.mjs). */
+ * Twin: solver/play/words.py (one_in, explain, points); fixture: the catalogues (tests/js/words.test.mjs). */
 
 /** @typedef {Record<string, string | Record<string, string>>} Catalogue */
 /** @typedef {Record<string, string | number | null | undefined>} Params */

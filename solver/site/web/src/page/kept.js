@@ -3,7 +3,7 @@
  * bytes and their CRC-32. An entry that is not whole (another shape, another length, another checksum, numbers
  * that are not probabilities) is dropped and the game solved again. The entries share a budget; past it the one
  * used least recently goes first. "Recently" is a counter kept with the entries, never the clock. */
-import { crc32 } from "../core/games.js";
+import { crc32 } from "../core/pagevalues.js";
 import { data } from "./context.js";
 
 const DB = "gonuts-solved", STORE = "games", FORMAT = "gonuts-solved-1";

@@ -3,7 +3,7 @@ import { core, PLAYERS, readingsFor } from "../../page/context.js";
 import { $, el, showError, fillSelect } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { drawAdvice, readingText } from "../../page/advice.js";
-import { ready, wholeNumber, say, playersText } from "../../page/games.js";
+import { ready, wholeNumber, say, playersText } from "../../page/gametab.js";
 import { initGameFields, readGameFields, TARGETS } from "../../page/gamefields.js";
 
 const adv = { players: $("adv-players"), rules: $("adv-rules"), scores: $("adv-scores"), turn: $("adv-turn"),

@@ -8,12 +8,12 @@ import { drawAdvice, readingText } from "../../page/advice.js";
 import { owner } from "../../page/owner.js";
 import { oneAtATime, tap, redrawn } from "../../page/taps.js";
 import { ready, readyFor, checkTarget, wholeNumber, say, newRecord, youWin, drawBoard, moverAdvice, drawLog, turnText, drawOver,
-  seatLabels, seatOptions, pushEntered, undoEntered, hold, playersText, register } from "../../page/games.js";
+  seatLabels, seatOptions, pushEntered, undoEntered, hold, playersText, register } from "../../page/gametab.js";
 import { initGameFields, readGameFields } from "../../page/gamefields.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
 /** @typedef {import("../../core/types.js").GameEvent} GameEvent */
-/** @typedef {import("../../page/games.js").Held} Held */
+/** @typedef {import("../../page/gametab.js").Held} Held */
 
 /** @type {Held} */
 export const coach = { record: null, st: null, ctx: null };
@@ -76,7 +76,7 @@ const resumeAside = oneGameAction(async () => {
   $("coach-new").open = false;
   drawCoach();
 });
-/** @type {import("../../page/games.js").Entered} */
+/** @type {import("../../page/gametab.js").Entered} */
 export const COACH = { mode: "coach", key: COACH_KEY, state: coach, draw: () => drawCoach() };
 /** @param {GameEvent} ev */
 const coachPush = (ev) => pushEntered(COACH, ev);

@@ -10,7 +10,7 @@ import { tap, redrawn } from "../../page/taps.js";
 import { die, drawAdvice, readingText } from "../../page/advice.js";
 import { owner } from "../../page/owner.js";
 import { ready, readyFor, gameOf, speedOf, wholeNumber, say, newRecord, youWin, drawBoard, moverAdvice, drawLog, turnText, drawOver,
-  seatLabels, seatOptions, targetOf, checkTarget, playersText, register } from "../../page/games.js";
+  seatLabels, seatOptions, targetOf, checkTarget, playersText, register } from "../../page/gametab.js";
 import { GonutsInputError, refuse } from "../../core/errors.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */

@@ -6,7 +6,7 @@ import { data, core, PLAYERS, readingsFor } from "../../page/context.js";
 import { $, el, showError, fillSelect } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { storageKey, raw, keepAside } from "../../page/storage.js";
-import { ready, say, playersText } from "../../page/games.js";
+import { ready, say, playersText } from "../../page/gametab.js";
 import { initGameFields, readGameFields, TARGETS, SPEEDS } from "../../page/gamefields.js";
 import { refuse } from "../../core/errors.js";
 import { drawCards } from "./cards.js";

@@ -1,13 +1,13 @@
 /* The Review tab: each decision of a seat of a game (play, coach, table or a record file) against the optimal
- * one, the seat's luck split, and the record's export. It finds the tabs' games through page/games.js. */
+ * one, the seat's luck split, and the record's export. It finds the tabs' games through page/gametab.js. */
 import { data, core } from "../../page/context.js";
 import { $, el, showError, fillSelect, download } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { onOpen } from "../../page/tabs.js";
-import { readyFor, targetOf, speedOf, recordOf, say, mostRecent, lossPerDecision } from "../../page/games.js";
+import { readyFor, targetOf, speedOf, recordOf, say, mostRecent, lossPerDecision } from "../../page/gametab.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
-/** @typedef {import("../../core/records.js").Review} Review */
+/** @typedef {import("../../core/record.js").Review} Review */
 
 /** @type {{file: any, fileError: string | null, read: boolean, chosen: boolean}} */
 const rev = { file: null, fileError: null, read: false, chosen: false };
@@ -63,12 +63,12 @@ async function render() {
   out.append(el("p", { class: "total", id: "rev-total", "data-value": String(rv.total_loss_points),
     text: rv.decisions.length ? lossPerDecision(rv.decisions.length, rv.total_loss_points) : t("{n} decisions", { n: 0 }) }));
   out.append(luckLine(rv, record, mine, who));
-  /** @param {import("../../core/records.js").Reviewed} d */
+  /** @param {import("../../core/record.js").Reviewed} d */
   const where = (d) => t("{scores}, {turn}, {dice}", { scores: d.scores.join("\u2013"), turn: t("{n} points", { n: d.turn }), dice: t("{n} dice", { n: d.dice }) });
   if (rv.costliest.length) {
     const byEvent = new Map(rv.decisions.map((d) => [d.event, d]));
     out.append(el("p", { id: "rev-costliest", text: t("Costliest: {list}", { list: rv.costliest.map((e) => {
-      const d = /** @type {import("../../core/records.js").Reviewed} */ (byEvent.get(e));
+      const d = /** @type {import("../../core/record.js").Reviewed} */ (byEvent.get(e));
       return t("{action} at {where} ({points})", { action: t(d.taken), where: where(d), points: points(d.loss_points) });
     }).join("; ") }) }));
   }

@@ -6,7 +6,7 @@ import { core } from "../../page/context.js";
 import { $, el, showError } from "../../page/dom.js";
 import { t, onLanguage } from "../../page/i18n.js";
 import { rollButton } from "./faces.js";
-import { describe, say, sayEntry, wholeNumber } from "../../page/games.js";
+import { describe, say, sayEntry, wholeNumber } from "../../page/gametab.js";
 import { GonutsInputError } from "../../core/errors.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */

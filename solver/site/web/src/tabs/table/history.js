@@ -5,7 +5,7 @@
 import { core } from "../../page/context.js";
 import { $, el, showError, download } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
-import { readyFor } from "../../page/games.js";
+import { readyFor } from "../../page/gametab.js";
 import { GonutsInputError } from "../../core/errors.js";
 import { csvCell } from "../../page/names.js";
 import { recent } from "./recent.js";

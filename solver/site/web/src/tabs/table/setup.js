@@ -6,7 +6,7 @@ import { PLAYERS, readingsFor, data } from "../../page/context.js";
 import { $, el, showError, fillSelect } from "../../page/dom.js";
 import { t } from "../../page/i18n.js";
 import { cleanName as clean, graphemes, sameName } from "../../page/names.js";
-import { ready, say, playersText } from "../../page/games.js";
+import { ready, say, playersText } from "../../page/gametab.js";
 import { initGameFields, readGameFields, setGameFields, TARGETS, SPEEDS } from "../../page/gamefields.js";
 import { refuse } from "../../core/errors.js";
 import { storageKey } from "../../page/storage.js";

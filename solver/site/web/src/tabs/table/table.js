@@ -15,7 +15,7 @@ import { drawAdvice, tossUp } from "../../page/advice.js";
 import { showGrid, warmGrids, onRoll } from "./grids.js";
 import { owner } from "../../page/owner.js";
 import { ready, readyFor, gameOf, checkTarget, wholeNumber, say, newRecord, describe, drawLog, pushEntered, undoEntered, hold,
-  playersText, register, backupOf, lossPerDecision } from "../../page/games.js";
+  playersText, register, backupOf, lossPerDecision } from "../../page/gametab.js";
 import { refuse } from "../../core/errors.js";
 import { initSetup, setupChanged, remember, fillFrom, nextSetup, coloursOf, cleanName, NAME_MAX } from "./setup.js";
 import { TABLE_KEY, RECENT_KEY, recent, lines, setAside, takeOut } from "./recent.js";
@@ -32,7 +32,7 @@ import { openChange, closeChange, changing } from "./change.js";
 /** @typedef {import("../../core/types.js").Advice} Advice */
 /** @typedef {GameRecord & {names: string[], hints: boolean[]}} TableRecord */
 
-/** @type {import("../../page/games.js").Held & {nuts: number, over: boolean}} */
+/** @type {import("../../page/gametab.js").Held & {nuts: number, over: boolean}} */
 export const table = { record: null, st: null, ctx: null, nuts: 0, over: false };
 register("table", () => table.record, TABLE_KEY);
 /* The game set aside last (by Play again, a new game or Resume) is a game to review too: after Play again the
@@ -109,7 +109,7 @@ const begin = oneGameAction(async (/** @type {import("./setup.js").Setup} */ s) 
   window.scrollTo(0, 0);
 });
 initSetup(begin);
-/** @type {import("../../page/games.js").Entered} */
+/** @type {import("../../page/gametab.js").Entered} */
 export const TABLE = { mode: "table", key: TABLE_KEY, state: table, draw: () => drawTable(),
   stepped: (was, now, ev) => { closeChange(); stepped(rec(), /** @type {any} */ (table.ctx), was, now, ev.roll, rec().names); } };
 /** @param {GameEvent} ev */
@@ -128,7 +128,7 @@ function drawHints(r) {
     return b;
   }));
 }
-/* One backup per score state of this game (page/games.js backupOf), shared by the advice and the why. */
+/* One backup per score state of this game (page/gametab.js backupOf), shared by the advice and the why. */
 /** @param {TableRecord} r @param {number[]} scores */
 const valuesAt = (r, scores) => backupOf(r, scores);
 /** The decision: the verdict (announced) and each action's chance under its button; the advised button is the

@@ -1,6 +1,6 @@
 /* Game records (format gonuts-game): the header's checks, each event's checks and their messages, a record
  * replayed through the game loop, a record file's bytes, and a seat's review.
- * Twin: solver/play/record.py (rules_of, _event_value, replay, parse_bytes, nesting, review);
+ * Twin: solver/play/record.py (rules_of, replay, parse_bytes, nesting, review);
  * fixtures: tests/fixtures/records.json, record_files.json, luck.json. */
 import { fail, show, GonutsInputError } from "./errors.js";
 import { isWhole } from "./numbers.js";

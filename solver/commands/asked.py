@@ -1,4 +1,5 @@
-"""From the command line's rule knobs to a game and its table: shipped, cached, or built now."""
+"""The command line's asks, from its options to a game and a table (``store.library.Tables``: shipped, cached or built
+now), and the page it writes (``web``)."""
 from __future__ import annotations
 
 import os

@@ -1,10 +1,10 @@
 /* The page's games: the embedded ones (each table's start-of-turn win probabilities as the page carries them:
  * float64, or the 4-player quantised encoding), checked (length, CRC-32) and decoded once, on first use; and the
  * games the page solved itself (core/solve.js), added with their values and the rules data of their reading.
- * Twin: solver/site/pagevalues.py (page_game), solver/site/pagegames.py (page_data);
+ * Twin: solver/site/pagevalues.py (page_game);
  * fixture: tests/fixtures/page-t12.json (a 4-player encoding), advice.json (its numbers). */
 import { fail } from "./errors.js";
-import { rollTable } from "./rules.js";
+import { rollTable } from "./moves.js";
 import { nutsPayoutTable, speedFraction } from "./payout.js";
 
 /** @typedef {import("./types.js").Game} Game */

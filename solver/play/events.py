@@ -1,0 +1,52 @@
+"""One event of a game record, read: a roll's faces, a choice, a Go Nuts! round's acorns or a banked total, each
+checked as a record holds it (JSON numbers: 2 and 2.0 alike, exact as the page's numbers are) and made into the
+value ``game.loop.step`` takes. ``record.replay`` reads each event through here.
+Twin in the page: ``solver/site/web/src/core/events.js``.
+"""
+from __future__ import annotations
+
+from solver.errors import show
+from solver.game.loop import IllegalEvent
+from solver.game.moves import outcome
+
+
+def is_whole(value, lo=0) -> bool:
+    """A whole number, written 2 or 2.0 alike (JSON has one kind of number; the page cannot tell them apart),
+    at most 2^53 - 1 (the page's numbers are exact only that far); never a boolean."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 63:
+        value = int(value)
+    return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= SAFE
+
+
+SAFE = 2 ** 53 - 1      # the largest whole number the page (a JavaScript number) holds exactly
+
+
+def as_whole(value):
+    return int(value) if isinstance(value, float) else value
+
+
+def event_value(rules, state, kind: str, value, own_turn: bool):
+    """An event's value as ``loop.step`` takes it, or an ``IllegalEvent`` saying what is wrong with it (a record's
+    replay says which event: ``record.replay``)."""
+    if kind == "banked":
+        if own_turn:
+            raise IllegalEvent("your own turns are entered roll by roll, not as a banked total")
+        if not is_whole(value):
+            raise IllegalEvent(f"banked points must be a whole number of 0 or more, not {show(value)}")
+        return as_whole(value)
+    if kind == "roll":
+        if not (isinstance(value, list) and len(value) == 3 and all(is_whole(x) for x in value)):
+            raise IllegalEvent(f"a roll is [acorns, squirrels, cars], three whole numbers of 0 or more, "
+                              f"not {show(value)}")
+        a, s, c = (as_whole(x) for x in value)
+        n = state.dice
+        if a + s + c != n:
+            raise IllegalEvent(f"{a}+{s}+{c} = {a + s + c} dice, but {n} {'die is' if n == 1 else 'dice are'} live")
+        return outcome(rules, n, a, s, c)
+    if kind == "choice":
+        if value not in ("roll", "stop"):
+            raise IllegalEvent(f"a choice is \"roll\" or \"stop\", not {show(value)}")
+        return value
+    if not is_whole(value):
+        raise IllegalEvent(f"the acorns of a Go Nuts! round are a whole number of 0 or more, not {show(value)}")
+    return as_whole(value)
