@@ -43,12 +43,14 @@ class Table:
     @property
     def rules(self) -> Rules:
         """The game this table solves."""
-        return self.stored.rules
+        rules: Rules = self.stored.rules
+        return rules
 
     @property
-    def arrays(self) -> dict:
+    def arrays(self) -> dict[str, Any]:
         """The table's arrays by name (numpy arrays)."""
-        return self.stored.arrays
+        arrays: dict[str, Any] = self.stored.arrays
+        return arrays
 
     @property
     def path(self) -> Path | None:
@@ -74,7 +76,7 @@ class Table:
         from solver.play.advise import advise as advise_at  # deferred for start-up: import solver stays light
         return advise_at(self.stored, tuple(scores), turn, dice)
 
-    def win(self, scores: Sequence[int]) -> tuple:
+    def win(self, scores: Sequence[int]) -> tuple[float, ...]:
         """Every seat's win probability at the start of a turn (seat order from the player to move).
 
         >>> [round(x, 4) for x in table(players=2).win((0, 0))]
@@ -86,7 +88,7 @@ class Table:
         return f"<Table {self.rules.describe()} at {self.path}>"
 
 
-def _rules(options: dict) -> Rules:
+def _rules(options: dict[str, Any]) -> Rules:
     return options["rules"] if isinstance(options.get("rules"), Rules) else Rules.from_options(**options)
 
 

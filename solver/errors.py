@@ -27,7 +27,7 @@ class StateError(GonutsError):
 SHOWN = 60    # characters of an offending value that a message repeats
 
 
-def show(value) -> str:
+def show(value: object) -> str:
     """A value as a refusal repeats it: its JSON text as the web page's ``JSON.stringify`` writes it (so that
     the page and the CLI say the same), cut to SHOWN characters, so that a hostile megabyte never becomes a
     megabyte of message."""
@@ -38,7 +38,7 @@ def show(value) -> str:
     return text if len(text) <= SHOWN else f"{text[:SHOWN]}... ({len(text)} characters)"
 
 
-def _js(value, depth: int) -> str:
+def _js(value: object, depth: int) -> str:
     """``JSON.stringify(value)`` for JSON-like values: numbers as JavaScript writes them (``_js_number``)."""
     import json  # deferred for start-up: only a refusal pays for it
     if depth > 64:
@@ -59,7 +59,7 @@ def _js(value, depth: int) -> str:
     raise TypeError(type(value).__name__)
 
 
-def _js_number(x) -> str:
+def _js_number(x: float) -> str:
     """A number as JavaScript's ``String(x)`` writes it (ECMAScript Number::toString): the shortest digits
     that read back, in plain notation from 1e-6 up to 1e21 and in exponent notation outside; NaN and the
     infinities as JSON writes them, null."""
@@ -92,7 +92,7 @@ LONGEST = 300       # characters of the longest message line, its "gonuts-solve:
 LONGEST_WORD = 80   # a longer run without a blank (a pasted value, a path) is cut to 60 characters
 
 
-def one_line(msg, prefix: str = "gonuts-solve: error: ") -> str:
+def one_line(msg: object, prefix: str = "gonuts-solve: error: ") -> str:
     """A message as one line that fits after ``prefix`` in LONGEST characters, however long what it quotes."""
     words = [w if len(w) <= LONGEST_WORD else w[:60] + "..." for w in str(msg).split()]
     text, room = " ".join(words), LONGEST - len(prefix)

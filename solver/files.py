@@ -18,6 +18,7 @@ import signal
 import stat
 import sys
 import threading
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 from solver.errors import GonutsError, show
@@ -192,7 +193,7 @@ def cache_trusted(path, folder: bool = True) -> str | None:
     return None
 
 
-_PRIVATE = []           # the private folder this process works in when the cache's root is not safe
+_PRIVATE: list = []           # the private folder this process works in when the cache's root is not safe
 
 
 def default_cache() -> Path:
@@ -296,7 +297,7 @@ def cache_folder(*parts: str) -> Path:
     return folder
 
 
-def replace_folder(folder: Path, files: dict, keep: set = frozenset()) -> None:
+def replace_folder(folder: Path, files: dict, keep: AbstractSet[str] = frozenset()) -> None:
     """Write ``files`` ({relative name: bytes}) as the whole of ``folder``, atomically: into a new folder
     beside it, then renamed into its place, so that an interruption (a signal, a full disk) leaves the old
     folder whole. The files of ``keep`` (relative names in the old folder) are carried over by hard links.

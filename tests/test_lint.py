@@ -47,3 +47,15 @@ def test_the_python_passes_ruff():
     p = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "."], cwd=ROOT, capture_output=True,
                        text=True, timeout=300)
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
+
+
+def test_the_python_passes_mypy():
+    """pyproject.toml's [tool.mypy]: every module at mypy's default level, the rules and payouts (solver/game/)
+    and solver/errors.py with every flag of --strict, the front door (solver/api.py, solver/store/library.py)
+    strict but for calls into the engine's untyped functions."""
+    pytest.importorskip("mypy", reason="mypy is not installed (pip install \".[test]\")")
+    config = (ROOT / "pyproject.toml").read_text()
+    assert 'module = ["solver.game.*", "solver.errors"]' in config and "disallow_untyped_calls = true" in config
+    p = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", "/dev/null"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]

@@ -114,7 +114,7 @@ class Values:
         self.N, self.G = rules.players, rules.target
         self.W_next = W_next                      # callable: deciding seat -> (G,)*N + (N,) array
         self.stored = stored                      # (roll_win, stop_win) arrays for 2 players, or None
-        self.cache = {}
+        self.cache: dict = {}
         S = self.G ** self.N
         D = rules.substates
         self.eager = stored is None and S * self.G * (D + 1) <= eager_limit

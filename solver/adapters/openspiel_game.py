@@ -35,8 +35,8 @@ from solver.game.moves import BUST, MOVE, NUTS
 from solver.game.turn import turn_model
 
 _MAX_PLAYERS = 4
-_OUTCOMES = {}        # (players, target, rules, game) -> (start sub-state, outcomes per sub-state)
-_RULES = {}           # the same key -> its Rules
+_OUTCOMES: dict = {}        # (players, target, rules, game) -> (start sub-state, outcomes per sub-state)
+_RULES: dict = {}           # the same key -> its Rules
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_gonuts",
     long_name="Python Go Nuts!",

@@ -144,7 +144,7 @@ def policy_game(knobs: dict, policies: str, table_path, quiet: bool):
     with progress("best response", not quiet and rules.players >= 3 and "best" in specs) as bar:
         pols = resolve(specs, rules, optimal, table=holder.get("t"), progress=bar)
     table = holder.get("t") or (optimal() if "optimal" in specs else None)
-    return specs, rules, pols, table, next((p.report for p in pols if getattr(p, "report", None)), None)
+    return specs, rules, pols, table, next((r for r in (getattr(p, "report", None) for p in pols) if r), None)
 
 
 def explain_for(table_path, rules, a) -> dict:
@@ -197,10 +197,11 @@ def record_tables(wanted, named) -> dict:
     ``REVIEW_BUILD_SECONDS``, before any table is read or built; beyond that the refusal names the game and
     the command that builds its table. ``named(k, message)`` prefixes a message with its game."""
     from solver.site.pagevalues import is_shipped  # deferred for start-up: the page's data import numpy
-    firsts = {}
+    firsts: dict = {}
     for k, rules in wanted:
         firsts.setdefault(rules, k)
-    page, builds = {}, []                         # rules -> why the page's values answer; (k, rules, estimate)
+    page: dict = {}                               # rules -> why the page's values answer
+    builds: list = []                             # (k, rules, estimate)
     for rules, k in firsts.items():
         if find_table(rules) is not None:
             continue

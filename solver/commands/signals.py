@@ -7,7 +7,7 @@ import contextlib
 import signal
 import threading
 
-_SIGNALLED = []
+_SIGNALLED: list[int] = []
 
 
 class Terminated(KeyboardInterrupt):

@@ -57,7 +57,7 @@ def prepare() -> str | None:
     try:
         codecs.lookup_error(HANDLER)
     except LookupError:
-        codecs.register_error(HANDLER, fallback)
+        codecs.register_error(HANDLER, fallback)      # type: ignore[arg-type]  # it handles encode errors only
     for stream in (sys.stdout, sys.stderr):
         if stream is not None and hasattr(stream, "reconfigure"):
             try:
@@ -86,7 +86,7 @@ def err(line: str) -> None:
         pass
 
 
-_LOST = []
+_LOST: list = []
 
 
 def finish() -> str | None:

@@ -146,6 +146,7 @@ def load() -> ctypes.CDLL:
         cc = compiler()
         path = library_path(cc)
         if needs_compile():                     # refuses a machine with no kernel and no compiler
+            assert cc is not None               # needs_compile refused a machine with none
             _compile(cc, path)
         why = trusted(path)
         if why is not None:

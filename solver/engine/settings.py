@@ -44,8 +44,9 @@ def compiler() -> list[str] | None:
                               "set CC to a C compiler (gcc, clang) or unset it")
         return [found, *words[1:]]
     for name in ("cc", "gcc", "clang"):
-        if shutil.which(name):
-            return [shutil.which(name)]
+        found = shutil.which(name)
+        if found:
+            return [found]
     return None
 
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 import time
 import warnings
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -111,7 +112,7 @@ def orbit_layers(players: int, target: int, canonical: bool = True):
     weights = [G ** (N - 1 - k) for k in range(N)]
     idx = sum(a * w for a, w in zip(axes, weights)).reshape(-1)
     small = N * (G - 1) < 2 ** 15                       # int16 sums sort by radix
-    total = sum(a.astype(np.int16) if small else a for a in axes).reshape(-1)
+    total = cast(np.ndarray, sum(a.astype(np.int16) if small else a for a in axes)).reshape(-1)
     canon = np.ones(G ** N, dtype=bool)
     for r in range(1, N if canonical else 1):
         canon &= idx <= sum(axes[(k + r) % N] * weights[k] for k in range(N)).reshape(-1)

@@ -5,7 +5,8 @@ from fractions import Fraction
 from math import factorial
 
 
-def roll_outcomes(n: int, p_acorn, p_squirrel, p_car):
+def roll_outcomes(n: int, p_acorn: Fraction, p_squirrel: Fraction,
+                  p_car: Fraction) -> list[tuple[int, int, int, float]]:
     """All outcomes of rolling n dice as a list of (a, s, c, probability).
 
     The probabilities are multinomial, computed exactly from exact face chances

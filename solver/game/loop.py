@@ -28,9 +28,11 @@ Twin in the page: ``solver/site/web/src/core/loop.js``.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from solver.errors import GonutsError
 from solver.game.moves import BUST, NUTS
+from solver.game.rules import Rules
 
 START, ROLL, DECIDE, NUTS_ROUND, OVER = "start", "roll", "decide", "nuts", "over"
 EXPECT = {START: "a roll or a banked turn", ROLL: "a roll", DECIDE: "a choice",
@@ -44,7 +46,7 @@ class IllegalEvent(GonutsError):
 
 @dataclass(frozen=True)
 class State:
-    scores: tuple                 # banked scores, seat order
+    scores: tuple[int, ...]       # banked scores, seat order
     dice: int                     # live dice (the turn model's sub-state: Pig has one die)
     seat: int = 0                 # the player to move
     turn: int = 0                 # the turn's points so far
@@ -52,7 +54,7 @@ class State:
     winner: int | None = None
     nuts_dice: int | None = None  # the dice of the Go Nuts! round waiting for its acorns
 
-    def frame(self, seat: int | None = None) -> tuple:
+    def frame(self, seat: int | None = None) -> tuple[int, ...]:
         """Scores in turn order from ``seat`` (default: the player to move)."""
         seat = self.seat if seat is None else seat
         N = len(self.scores)
@@ -75,12 +77,12 @@ class Follows:
     winner = property(lambda self: self.state.winner)
 
 
-def new_game(rules) -> State:
+def new_game(rules: Rules) -> State:
     """Every score 0, seat 0 to open its first turn."""
     return State((0,) * rules.players, rules.substates)
 
 
-def check(rules, state: State, kind: str) -> None:
+def check(rules: Rules, state: State, kind: str) -> None:
     """Refuse an event of this kind in this state, saying what comes next instead."""
     if state.phase == OVER:
         raise IllegalEvent(f"the game is already over (seat {state.winner} reached {rules.target})")
@@ -91,7 +93,7 @@ def check(rules, state: State, kind: str) -> None:
         raise IllegalEvent(f"expected {EXPECT[state.phase]}, not {what}")
 
 
-def step(rules, state: State, kind: str, value) -> Step:
+def step(rules: Rules, state: State, kind: str, value: Any) -> Step:
     """The state after one event (``check``ed first), and the points banked if it ended the turn."""
     check(rules, state, kind)
     if kind == "banked":
@@ -111,7 +113,7 @@ def step(rules, state: State, kind: str, value) -> Step:
     return Step(moved, None)
 
 
-def _end_turn(rules, state: State, gain: int) -> Step:
+def _end_turn(rules: Rules, state: State, gain: int) -> Step:
     scores = list(state.scores)
     scores[state.seat] += gain
     if scores[state.seat] >= rules.target:

@@ -14,12 +14,12 @@ Twin in the page: ``solver/site/web/src/core/moves.js``.
 from __future__ import annotations
 
 from solver.game.dice import roll_outcomes
-from solver.game.rules import N_DICE
+from solver.game.rules import N_DICE, Rules
 
 BUST, NUTS, MOVE = "bust", "nuts", "move"
 
 
-def outcome(rules, n: int, a: int, s: int, c: int) -> tuple:
+def outcome(rules: Rules, n: int, a: int, s: int, c: int) -> tuple[str, int, int]:
     """What a Go Nuts! roll of ``n`` live dice showing a acorns, s squirrels and c cars does.
 
     * ``("bust", 0, 0)``: all cars; the turn ends with nothing.
@@ -38,7 +38,7 @@ def outcome(rules, n: int, a: int, s: int, c: int) -> tuple:
     return MOVE, a, N_DICE if back else left
 
 
-def roll_table(rules) -> tuple[int, dict]:
+def roll_table(rules: Rules) -> tuple[int, dict[int, list[tuple[str, float, int, int]]]]:
     """(D, {n: [(kind, p, x, live), ...]}): every roll from sub-state n with its probability.
 
     For Go Nuts! n is the live dice (D = 5), (kind, x, live) is ``outcome``, and p the exact
@@ -46,7 +46,7 @@ def roll_table(rules) -> tuple[int, dict]:
     """
     if rules.game == "pig":
         return 1, {1: [(MOVE, 1 / 6, k, 1) for k in range(2, 7)] + [(BUST, 1 / 6, 0, 0)]}
-    rolls = {}
+    rolls: dict[int, list[tuple[str, float, int, int]]] = {}
     for n in range(1, N_DICE + 1):
         rolls[n] = []
         for a, s, c, p in roll_outcomes(n, rules.acorn_chance, rules.squirrel_chance, rules.car_chance):
@@ -55,7 +55,7 @@ def roll_table(rules) -> tuple[int, dict]:
     return N_DICE, rolls
 
 
-def faces_table(rules) -> dict:
+def faces_table(rules: Rules) -> dict[int, list[tuple[int, int, int, float, str, int, int]]]:
     """{n: [(a, s, c, p, kind, x, live), ...]}: ``roll_table`` with the faces of each roll kept."""
     out = {}
     for n in range(1, N_DICE + 1):

@@ -34,10 +34,14 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from solver.errors import RulesError
+
+if TYPE_CHECKING:
+    from solver.game.rules import Rules
 
 _REL_BITS = 64          # truncation: what is left out is under 2^-64 of the smallest non-zero bin
 _CHECK_EVERY = 8        # ticks between truncation checks
@@ -49,7 +53,7 @@ def throws(m: int, speed: Fraction) -> int:
     return math.floor(speed * m)
 
 
-def _ratio(p, name) -> tuple[int, int]:
+def _ratio(p: Any, name: str) -> tuple[int, int]:
     """p as (numerator, denominator) in lowest terms, 0 < p <= 1."""
     p = Fraction(p)
     if not 0 < p <= 1:
@@ -57,7 +61,8 @@ def _ratio(p, name) -> tuple[int, int]:
     return p.numerator, p.denominator
 
 
-def nuts_gain_numerators(n_dice: int, opponents: int, p_dog, p_acorn, speed, cap: int):
+def nuts_gain_numerators(n_dice: int, opponents: int, p_dog: Any, p_acorn: Any, speed: Any,
+                         cap: int) -> tuple[np.ndarray, int, int]:
     """The exact gain distribution below the cap: (numerators of gains 0..cap-1, common denominator, ticks summed).
 
     ``p_dog``, ``p_acorn`` and ``speed`` are exact (``Fraction`` or int; a float
@@ -74,7 +79,7 @@ def nuts_gain_numerators(n_dice: int, opponents: int, p_dog, p_acorn, speed, cap
     V[:] = 0
     V[0] = 1
     U = V * 0                             # the sum so far, numerators over G^(m k) F^(n floor(r m))
-    rows = {}
+    rows: dict[int, list[int]] = {}
     Gm = Hm = Fn = 1                      # G^m, H^m, F^(n floor(r m))
     below_prev = 0                        # P(T <= m - 1) G^((m - 1) k)
     done = 0                              # throws so far
@@ -110,7 +115,7 @@ def nuts_gain_numerators(n_dice: int, opponents: int, p_dog, p_acorn, speed, cap
     return U, Gm ** k * Fn, m
 
 
-def nuts_gain_pmf(n_dice: int, opponents: int, p_dog, p_acorn, speed, cap: int) -> np.ndarray:
+def nuts_gain_pmf(n_dice: int, opponents: int, p_dog: Any, p_acorn: Any, speed: Any, cap: int) -> np.ndarray:
     """P(gain = g) for g = 0..cap, with P(gain >= cap) in the last bin; each entry the exact value rounded once."""
     U, den, _ = nuts_gain_numerators(n_dice, opponents, p_dog, p_acorn, speed, cap)
     out = np.empty(cap + 1)
@@ -119,7 +124,7 @@ def nuts_gain_pmf(n_dice: int, opponents: int, p_dog, p_acorn, speed, cap: int) 
     return out
 
 
-def nuts_payout_table(rules) -> np.ndarray:
+def nuts_payout_table(rules: Rules) -> np.ndarray:
     """Row n (1..5): gain distribution of a round played with n dice, cut at the target."""
     table = np.zeros((6, rules.target + 1))
     for n in range(1, 6):
@@ -128,7 +133,7 @@ def nuts_payout_table(rules) -> np.ndarray:
     return table
 
 
-def nuts_gain_mean(n_dice: int, opponents: int, p_dog, p_acorn, speed) -> float:
+def nuts_gain_mean(n_dice: int, opponents: int, p_dog: Any, p_acorn: Any, speed: Any) -> float:
     """E[gain] of an uncut round, n p_acorn E[floor(r T)], exactly summed and rounded once.
 
     E[floor(r T)] = sum_m P(T >= m) (floor(r m) - floor(r (m - 1))), carried until

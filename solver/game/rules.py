@@ -24,6 +24,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from solver.errors import RulesError
 
@@ -40,14 +41,14 @@ class Rules:
     game: str = "gonuts"
     players: int = 2
     target: int = 50
-    faces: tuple = (2, 3, 1)
-    dog: tuple = (1, 5)
+    faces: tuple[int, ...] = (2, 3, 1)
+    dog: tuple[int, ...] = (1, 5)
     nuts_costs_turn: bool = True
     nuts_all_dice: bool = False
     one_die: str = "rolled"
     speed: float = 1.0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.game not in GAMES:
             raise RulesError(f"game must be one of {', '.join(GAMES)}, not {self.game!r}")
         _check_int("players", self.players, 2, MAX_PLAYERS)
@@ -120,7 +121,7 @@ class Rules:
         return self.dog[0] / sum(self.dog)
 
     @property
-    def speed_fraction(self):
+    def speed_fraction(self) -> Fraction:
         """The speed as an exact fraction, so that floor(r * T) has no rounding."""
         return Fraction(repr(self.speed))
 
@@ -132,7 +133,7 @@ class Rules:
                 return name
         return None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["faces"] = list(self.faces)
         d["dog"] = list(self.dog)
@@ -174,7 +175,7 @@ class Rules:
         return preset(str(reading), players=players, target=target, **knobs)
 
     @classmethod
-    def from_dict(cls, d: dict) -> Rules:
+    def from_dict(cls, d: dict[str, Any]) -> Rules:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = set(d) - known
         if unknown:
@@ -204,7 +205,7 @@ class Rules:
 _DEFAULTS = {f.name: f.default for f in dataclasses.fields(Rules)}
 
 
-def preset(name: str = "rulebook", **overrides) -> Rules:
+def preset(name: str = "rulebook", **overrides: Any) -> Rules:
     """The named reading of the rules, with any knob overridden."""
     readings = {
         "rulebook": dict(nuts_costs_turn=True, nuts_all_dice=False, one_die="rolled"),
@@ -215,7 +216,7 @@ def preset(name: str = "rulebook", **overrides) -> Rules:
     return Rules(**{**readings[name], **overrides})
 
 
-def _check_int(name, value, lo, hi):
+def _check_int(name: str, value: object, lo: int, hi: int | None) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(f"{name} must be a whole number, not {value!r}")
     if value < lo or (hi is not None and value > hi):
@@ -223,9 +224,9 @@ def _check_int(name, value, lo, hi):
         raise RulesError(f"{name} must be {bound}, not {value}")
 
 
-def _int_tuple(name, value, length, labels):
+def _int_tuple(name: str, value: Any, length: int, labels: str) -> tuple[int, ...]:
     try:
-        items = tuple(value)
+        items: tuple[Any, ...] = tuple(value)
     except TypeError:
         raise RulesError(f"{name} must be {length} face counts ({labels})") from None
     if len(items) != length or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in items):

@@ -20,6 +20,7 @@ The page builds the same model in ``solver/site/web/src/core/solve.js`` (``kerne
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -38,10 +39,10 @@ class TurnModel:
     endings: np.ndarray     # structured: src, p, dist, rel
     dists: np.ndarray       # (n_dists, target + 1)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.check()
 
-    def check(self):
+    def check(self) -> None:
         """Refuse a model the engine cannot solve exactly, naming the offending entry."""
         D = self.substates
         if not 1 <= self.start <= D:
@@ -95,7 +96,7 @@ def pig_turn(rules: Rules) -> TurnModel:
                      bust[None, :])
 
 
-def game_model(rules: Rules, table=None) -> TurnModel:
+def game_model(rules: Rules, table: Any = None) -> TurnModel:
     """The turn model, taking the exact payouts from a table of the same rules when there is one."""
     if rules.game == "gonuts" and table is not None and table.rules == rules:
         return gonuts_turn(rules, table.arrays["nuts_payout"])

@@ -32,7 +32,7 @@ class FairStart:
 
 
 def _probs(sw, heads):
-    return tuple(float(x) for x in sw[(0, *heads)])
+    return tuple(float(x) for x in sw[(0,) + tuple(heads)])
 
 
 def check_heads(N: int, G: int, head_starts) -> tuple:

@@ -55,7 +55,7 @@ def whole(text: str, label: str, what: str, lo: int, hi: int) -> int:
     v = int(digits) if len(digits) <= 9 else float("inf")      # as the page reads it: no 5,000-digit int()
     if not lo <= v <= hi:
         raise PolicyError(f"policy {label}: {what} must be from {lo} to {hi}, not {clip(digits)}")
-    return v
+    return int(v)
 
 
 def thresholds_of(text: str, label: str, G: int, D: int) -> tuple:

@@ -278,6 +278,8 @@ def load_callable(spec: str):
             if not path.is_file():
                 raise PolicyError(f"policy {spec}: no file {target}")
             modspec = importlib.util.spec_from_file_location(f"_gonuts_policy_{path.stem}", path)
+            if modspec is None or modspec.loader is None:
+                raise PolicyError(f"policy {spec}: cannot load {target} (not a Python module)")
             module = importlib.util.module_from_spec(modspec)
             modspec.loader.exec_module(module)
         else:
@@ -309,7 +311,8 @@ def parse(spec: str, rules, D: int, optimal=None) -> Policy:
     if sp.kind == "dice":
         return thresholds(sp.args, G, D, sp.name)
     if sp.kind == "race":
-        return race(*sp.args, G, D)
+        ks, pace, end = sp.args
+        return race(ks, pace, end, G, D)
     if sp.kind == "table":
         t = tables.load(sp.name)
         if (t.rules.game, t.players, t.target) != (rules.game, rules.players, G):

@@ -85,7 +85,7 @@ class Versus:
         bits = TablePolicy(table).bits(G, N, D)
         self.kernel.gains_rows(room, bits, off, self.dopt)
         del room, off, idx
-        self._buffers = {}
+        self._buffers: dict = {}
 
     def close(self):
         self.kernel.close()

@@ -44,7 +44,7 @@ def turn_values(rules, payouts, after, s0: int):
     """Every state of this turn, valued as ``backup_state`` values it: {(t, n): (every seat if rolling, every
     seat if stopping, the greedy choice)} for t < G - s0, and ``nuts(x, t)``: every seat's value of a Go Nuts!
     round of x dice started at t turn points, before its acorns are known (what a review's luck needs)."""
-    keep = {}
+    keep: dict = {}
     nuts = _backward(rules, payouts, after, s0, 0, None, keep)
     return keep, nuts
 

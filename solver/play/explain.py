@@ -66,7 +66,7 @@ def turn_gain(rules, payouts, decide, s0: int, turn: int, dice: int) -> list:
     h = rules.target - s0
     _, rolls = roll_table(rules)
     P = [0.0] * (h + 1)
-    mass = {}
+    mass: dict = {}
 
     def roll(t, n, m):
         for kind, p, x, live in rolls[n]:

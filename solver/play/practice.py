@@ -91,7 +91,8 @@ def draw(values: Values, seed: int, count: int) -> list:
     N = rules.players
     need = {True: count // 2, False: count - count // 2}
     r = Mulberry32(seed)
-    picked, seen = [], set()
+    picked: list[Pick] = []
+    seen: set = set()
     near = close_for(rules)
     for games in range(MAX_GAMES):
         state = new_game(rules)
@@ -100,7 +101,7 @@ def draw(values: Values, seed: int, count: int) -> list:
             if state.phase == START:
                 turns += 1
             if state.phase == NUTS_ROUND:
-                state = step(rules, state, "nuts", nuts_round(r, rules, state.nuts_dice, N - 1)).state
+                state = step(rules, state, "nuts", nuts_round(r, rules, int(state.nuts_dice or 0), N - 1)).state
             elif state.phase != DECIDE:
                 n = state.dice
                 state = step(rules, state, "roll", outcome(rules, n, *roll_dice(r, rules, n))).state

@@ -217,7 +217,7 @@ def replay(record) -> Replay:
     rules, you = rules_of(record)
     N = rules.players
     state = new_game(rules)
-    by_seat = [[] for _ in range(N)]
+    by_seat: list[list[Decision]] = [[] for _ in range(N)]
     trace = []
     table_mode = record.get("mode") == "table"
     for i, ev in enumerate(record["events"]):
@@ -311,8 +311,10 @@ def review(record, table, seat: int | None = None, splits=None) -> Review:
     out = []
     for d in rep.of(seat):
         a = advise(table, d.scores, d.turn, d.dice)
-        best = max(a.win_if_roll, a.win_if_stop)
-        took = a.win_if_roll if d.taken == "roll" else a.win_if_stop
+        roll, stop = a.win_if_roll, a.win_if_stop
+        if roll is None or stop is None:            # a decision is a state where both actions exist
+            raise RecordError(f"event {d.event}: not a decision")
+        took = roll if d.taken == "roll" else stop
         out.append(ReviewedDecision(d.event, d.scores, d.turn, d.dice, d.taken, a.action,
-                                    a.win_if_roll, a.win_if_stop, 100.0 * (best - took)))
+                                    roll, stop, 100.0 * (max(roll, stop) - took)))
     return Review(rep, tuple(out), seat, (splits or split(rep, table))[seat])

@@ -71,7 +71,7 @@ def bellman(rules, payouts, W, states, keep_vectors=False, fixed=None) -> Backup
     stop_own = np.zeros((B, G, D + 1))
     rvec = np.zeros((B, G, D + 1, N)) if keep_vectors else None
     svec = np.zeros((B, G, D + 1, N)) if keep_vectors else None
-    V = {}
+    V: dict = {}
     for t in range(G - 1, -1, -1):
         win = s0 + t >= G
         for n in range(1, D + 1):
@@ -99,7 +99,7 @@ def bellman(rules, payouts, W, states, keep_vectors=False, fixed=None) -> Backup
             roll[:, t, n] = choose & ~win
             roll_own[:, t, n] = np.where(win, 1.0, r[:, 0])
             stop_own[:, t, n] = np.where(win, 1.0, st[:, 0])
-            if keep_vectors:
+            if rvec is not None and svec is not None:
                 rvec[:, t, n] = np.where(win[:, None], e0, r)
                 svec[:, t, n] = np.where(win[:, None], e0, st)
             V[(t, n)] = v

@@ -8,6 +8,7 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -26,6 +27,8 @@ def check_destination(out, rules: Rules | None = None, resume: bool = False) -> 
     """Refuse, before any work, a destination that cannot be written or a resume with nothing to resume."""
     out = files.check_destination(out, error=TableError)
     if resume:
+        if rules is None:
+            raise TableError("--resume needs the rules of the table it resumes")
         _Checkpoint(out, rules, 0).check()
     return out
 
@@ -67,7 +70,7 @@ def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | N
     try:
         result = solve(model, rules.players, rules.target, tol=tol or TOLERANCE, progress=progress,
                        resume=state, checkpoint=checkpoint.save)
-        arrays = {"start_win": result.start_win}
+        arrays: dict[str, Any] = {"start_win": result.start_win}
         if rules.players >= PACKED_FROM_PLAYERS:
             arrays["roll_bits"] = result.roll_bits
         else:
@@ -114,8 +117,8 @@ class _Checkpoint:
         self.every = every
         self._last = time.monotonic()
         self._cost = 0.0
-        self._latest = None
-        self._written = None
+        self._latest: dict | None = None
+        self._written: int | None = None
 
     def save(self, state: dict):
         """Called after every layer; writes when ``every`` seconds have passed since the last write, and
@@ -138,7 +141,7 @@ class _Checkpoint:
         try:
             files.atomic_write(self.path, lambda fh: np.savez(
                 fh, rules=np.array(json.dumps(self.rules.to_dict(), sort_keys=True)),
-                **{k: np.asarray(v) for k, v in state.items() if v is not None}), error=TableError)
+                **{k: np.asarray(v) for k, v in state.items() if v is not None}), error=TableError)  # type: ignore[arg-type]
         except TableError as exc:
             raise TableError(f"{str(exc).replace('cannot write', 'cannot save the checkpoint', 1)}{previous}") \
                 from None

@@ -102,7 +102,10 @@ def check_expected(rules: Rules, expect: Rules | None, where: str) -> None:
 
 def array_bytes(dtype: str, shape) -> int:
     """Bytes of an array of a dtype tables use (see ``_itemsize``) and a shape."""
-    n = _itemsize(dtype)
+    size = _itemsize(dtype)
+    if size is None:
+        raise TableError(f"dtype {dtype} is not one a table uses")
+    n = size
     for x in shape:
         n *= x
     return n

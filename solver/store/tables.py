@@ -84,7 +84,7 @@ def checksum(arrays: dict) -> str:
             continue
         a = np.ascontiguousarray(arrays[name])
         h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode())
-        h.update(memoryview(a).cast("B"))
+        h.update(a.data.cast("B"))
     return "sha256:" + h.hexdigest()
 
 

@@ -74,7 +74,7 @@ def verify(table: Table, tolerance: float | None = None, tie: float = TIE, chunk
             gap = np.abs(b.roll_own - b.stop_own)[differ]
             ties += int((gap <= tie).sum())
             disagreements += int((gap > tie).sum())
-        if rw is not None:
+        if rw is not None and sw is not None and action_error is not None:
             D1 = b.roll_own.shape[-1]
             r = rw.reshape(-1, G, D1)[idx][..., 1:]
             s = sw.reshape(-1, G, D1)[idx][..., 1:]
