@@ -1,4 +1,4 @@
-// The page's JavaScript (solver/site/web) and its Node tests: `npm run lint`, run by CI (tests/test_lint.py).
+// The page's JavaScript (solver/site/web) and its Node tests: `npm run lint`, run by CI (tests/across/test_lint.py).
 // ES modules with explicit imports (web/src: core/ is pure, page/ the DOM layer, tabs/<tab>/), bundled by esbuild
 // into web/page.js (generated: not linted); the service worker is a classic script.
 "use strict";

@@ -12,7 +12,7 @@ here), encodes them as ``web`` would, and compares with what is shipped:
     python bench/check_shipped_page.py            # exit 1 on any difference
     python bench/check_shipped_page.py --write    # regenerate tables/page/ (after a change to the encoding)
 
-CI's tests check the shipped files without building (tests/test_shipped_page.py: sizes and CRC-32, the
+CI's tests check the shipped files without building (tests/site/test_shipped_page.py: sizes and CRC-32, the
 payouts and rules recomputed, and the values a fixed point of the independent Bellman operator).
 """
 from __future__ import annotations

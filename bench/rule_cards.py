@@ -4,7 +4,7 @@ and reading the page plays, at its target.
 The page shows, for each game, the best rule a person can keep in mind and its exact cost against optimal
 players; the strategy lab finds them by exact evaluation (``lab.strategy.simple_rules``): seconds for 2 and 3
 players, 8 to 12 minutes and 6 GB of memory each for 4 players. So they are computed here once and shipped;
-``web`` reads them (``pagegames.rule_cards``), and tests/test_rule_cards.py checks the 2- and 3-player cards
+``web`` reads them (``pagegames.rule_cards``), and tests/lab/test_rule_cards.py checks the 2- and 3-player cards
 against a fresh ``simple-rules --json`` on every run.
 
     python bench/rule_cards.py                    # recompute all (about 20 minutes); exit 1 on a difference

@@ -1,6 +1,6 @@
 """tests/fixtures/numbers.json: what solver/numbers.py ``whole`` gives (a value or its message) for typed texts and
 ranges; the page's one number reader (web/src/core/numbers.js) must give the same (tests/js/numbers.test.mjs).
-``python tests/number_fixtures.py`` writes it; tests/test_page_words.py checks that it still says what Python says."""
+``python tests/number_fixtures.py`` writes it; tests/site/test_page_words.py checks that it still says what Python says."""
 from __future__ import annotations
 
 import json

@@ -10,7 +10,7 @@ its own (no environment, no build): the JavaScript core's advise and explain are
 * ``tests/fixtures/luck.json``: records of seeded games (Go Nuts! rounds, banked turns, mistakes) and every
   seat's ``luck.split`` of each, from the page's values (what the page's core must give to 1e-9).
 
-``python tests/page_fixtures.py`` writes them; ``tests/test_shared_rules.py`` recomputes them and checks
+``python tests/page_fixtures.py`` writes them; ``tests/site/test_shared_rules.py`` recomputes them and checks
 that the committed files still say the same (the deflated bytes of a 4-player encoding may differ with
 another zlib; their inflated planes may not).
 """
@@ -46,6 +46,7 @@ def states(players: int, target: int) -> list:
 
 def build(tmp: Path) -> dict:
     """{file name: its JSON}: the page data files and the advice cases, from tables shipped or built in tmp."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "play"))      # test_luck's literal games
     from test_luck import literal_game
 
     from solver.game.rules import preset

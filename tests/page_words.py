@@ -2,7 +2,7 @@
 ``web/page.html`` and the literal keys of ``web/src``: ``t("...")``, ``refuse("...")``, the number reader's
 keys), plus the few it looks up by a value (a reading's name, a face, a tab). ``python tests/page_words.py``
 writes ``web/messages/en.json`` from them (the English catalogue: each key is its own English, with plural
-forms where a count is said); tests/test_page_words.py checks every catalogue against them."""
+forms where a count is said); tests/site/test_page_words.py checks every catalogue against them."""
 from __future__ import annotations
 
 import html

@@ -3,7 +3,7 @@ tables (target 50), as the page's WebAssembly driver takes them (``solver.engine
 ``node --test tests/js`` solves each game with the committed ``kernels.wasm`` and compares its arrays with the
 digests of ``gonuts-solve build`` (the shipped tables' digests are read from ``tables/`` here, into the fixture).
 
-``python tests/wasm_fixtures.py`` writes ``tests/fixtures/kernel_models.json``; ``tests/test_wasm.py``
+``python tests/wasm_fixtures.py`` writes ``tests/fixtures/kernel_models.json``; ``tests/engine/test_wasm.py``
 recomputes it and checks that the committed file still says the same.
 """
 from __future__ import annotations

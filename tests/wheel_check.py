@@ -1,6 +1,6 @@
 """What every wheel must do where it is installed, with no C compiler: ``python tests/wheel_check.py``.
 
-Run by the wheel workflow on each platform (cibuildwheel's test command) and by tests/test_wheel.py on
+Run by the wheel workflow on each platform (cibuildwheel's test command) and by tests/across/test_wheel.py on
 this one, against the installed package (never the checkout). It hides every compiler (PATH holds only
 the Python that runs it, CC is unset, the cache is empty), then:
 

@@ -11,7 +11,8 @@ The compiler is Debian's clang 19 (``clang-19``, ``lld-19``, ``libclang-rt-19-de
 emscripten would bring a second toolchain and a JavaScript runtime of its own for five functions that need only
 malloc and memcpy, and clang 19's module solves in half the time of clang 14's, with the same bytes
 (``bench/bench_wasm.py``; docs/performance.md). The module is a WASI "reactor" that imports nothing; it is
-committed as ``solver/site/web/kernels.wasm`` and ``tests/test_wasm.py`` compiles it again and compares the bytes.
+committed as ``solver/site/web/kernels.wasm``; ``tests/engine/test_wasm.py`` compiles it again and compares
+the bytes.
 The page's driver of this module is ``solver/site/web/src/core/solve.js`` (the twin of ``solve.py``).
 """
 from __future__ import annotations

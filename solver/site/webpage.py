@@ -24,7 +24,7 @@ ASSETS = Path(__file__).resolve().parent / "web"
 
 
 # The page's script: web/src/ (ES modules: core/, page/, tabs/<tab>/) bundled by esbuild into one committed
-# file (npm run build; tests/test_bundle.py rebuilds it and compares bytes), so a Python user never needs Node.
+# file (npm run build; tests/site/test_bundle.py rebuilds it and compares bytes), so a Python user never needs Node.
 BUNDLE = "page.js"
 
 
@@ -126,7 +126,7 @@ def messages() -> dict:
     out = {"keys": keys, "en": {k: v for k, v in cats["en"].items() if v != k}}
     for lang in LANGUAGES:
         if lang != "en":
-            out[lang] = [cats[lang][k] for k in keys]       # tests/test_page_words.py: every key in every language
+            out[lang] = [cats[lang][k] for k in keys]       # tests/site/test_page_words.py: every key in every language
     return out
 
 

@@ -1,5 +1,5 @@
 /* The page in Firefox (firefox-esr, driven by puppeteer-core over WebDriver BiDi): run by
- * tests/test_engines.py, which gives the single file, the site's address and the expected answers.
+ * tests/site/test_engines.py, which gives the single file, the site's address and the expected answers.
  *   node tests/engines/firefox_smoke.js PAGE.html SITE_URL EXPECTED.json
  * 1. the single file's advise for 2-4 players equals the CLI's (EXPECTED.json: queries and answers);
  * 2. practice's draw and the luck split equal the CLI's (practice.json beside it); a practice decision answered;

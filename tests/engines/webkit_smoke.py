@@ -1,5 +1,5 @@
 """The page in WebKit, Safari's engine (Debian's WebKitGTK: WebKitWebDriver and its MiniBrowser, driven by
-selenium's WebKitGTK driver, under xvfb-run): run by tests/test_engines.py.
+selenium's WebKitGTK driver, under xvfb-run): run by tests/site/test_engines.py.
 
     xvfb-run -a python tests/engines/webkit_smoke.py PAGE.html SITE_URL EXPECTED.json
 

@@ -2,7 +2,7 @@
  * from a clean clone, with nothing built. Its data are the committed page data of tests/fixtures/
  * (page-t50.json: 2 players; page-t12.json: 3 and 4 players at target 12), and advice.json holds what
  * Python's advise and explain say for fixed states of each game (tests/page_fixtures.py writes all three;
- * tests/test_shared_rules.py checks that they still say what Python says).
+ * tests/site/test_shared_rules.py checks that they still say what Python says).
  */
 import test from "node:test";
 import assert from "node:assert/strict";
