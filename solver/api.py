@@ -84,6 +84,13 @@ class Table:
         """
         return tuple(float(x) for x in self.arrays["start_win"][tuple(scores)])
 
+    def __getattr__(self, name: str) -> Any:
+        """Everything else of the stored table (``meta``, ``substates``, ``roll_at``, ``roll_array``), so that a
+        table from here goes wherever the library takes one (``solver.lab.plots.win(t)``, ``Versus(rules, t)``)."""
+        if name == "stored":                    # not set yet (a copy being made): no recursion
+            raise AttributeError(name)
+        return getattr(self.stored, name)
+
     def __repr__(self) -> str:
         return f"<Table {self.rules.describe()} at {self.path}>"
 

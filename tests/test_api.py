@@ -1,5 +1,6 @@
 """The front door (``solver.api``, exported by ``solver``): every example in its docstrings runs as written
-(doctest), with those of ``Rules.from_options``, ``store.library`` and ``store.tables.Table``; ``import solver``
+(doctest), with those of ``Rules.from_options``, ``store.library``, ``store.tables.Table``, the strategy lab and
+the plots; ``import solver``
 imports nothing heavy; the one-line example of the README is the whole program; a wrong option names the right
 ones; and the numbers agree with independent evidence (simulation; the command line's ``advise --json``)."""
 from __future__ import annotations
@@ -16,12 +17,14 @@ import pytest
 import solver
 from solver import api
 from solver.game import rules as rules_module
+from solver.lab import plots, strategy
 from solver.store import library, tables
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("module", [solver, api, rules_module, library, tables], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [solver, api, rules_module, library, tables, strategy, plots],
+                         ids=lambda m: m.__name__)
 def test_every_docstring_example_runs_as_written(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, raise_on_error=False, verbose=False)
     assert result.attempted > 0 and result.failed == 0, result

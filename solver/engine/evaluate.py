@@ -31,6 +31,9 @@ from solver.game.turn import TurnModel
 
 @dataclass(frozen=True)
 class EvalResult:
+    """The exact values of a game under fixed policies: ``values[a, state]`` is every seat's win probability (seat
+    order from the one to move) and the expected turns left, with seat ``a`` to move; ``win`` is each seat's win
+    probability from 0-0 with seat 0 first, ``win_when_starting(seat)`` with another first."""
     players: int
     target: int
     values: np.ndarray        # (N, G**N, N + 1): V_a for each seat a to move

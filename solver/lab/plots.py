@@ -31,6 +31,9 @@ def pyplot():
 
 
 def _save(fig, out):
+    """Write the figure to ``out`` (.png, .svg or .pdf) atomically and close it; nothing without ``out``."""
+    if out is None:
+        return
     out = Path(out)
     if out.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise GonutsError(f"cannot plot to {out}: use a .png, .svg or .pdf file name")
@@ -40,15 +43,24 @@ def _save(fig, out):
     tmp = out.with_name(f".{out.name}.tmp{out.suffix}")
     fig.savefig(tmp, dpi=110, bbox_inches="tight")
     tmp.replace(out)
+    pyplot().close(fig)
 
 
 def stop_threshold(roll: np.ndarray) -> np.ndarray:
-    """For decisions (..., G, D+1): the smallest t at which the player stops, per dice count."""
+    """For decisions (..., G, D+1): the smallest t at which the player stops, per dice count n, indexed as
+    ``roll`` is (``[..., n]``: n dice live; ``[..., 0]``, no dice, is G: no decision).
+
+    >>> import solver
+    >>> t = solver.table(players=2)
+    >>> int(stop_threshold(t.arrays["roll"])[23, 31, 3])    # at 23-31 with 3 dice live: stop from 15 points
+    15
+    """
     G = roll.shape[-2]
     stops = ~roll
     stops[..., 0, -1] = False                    # the forced opening is no stop
     first = np.where(stops.any(axis=-2), stops.argmax(axis=-2), G)
-    return first[..., 1:]
+    first[..., 0] = G
+    return first
 
 
 def _plane(table):
@@ -59,10 +71,12 @@ def _plane(table):
     return roll[idx], win[idx + (0,)]
 
 
-def boundary(table, out):
+def boundary(table, out=None):
+    """The optimal stopping boundary (the turn points at which optimal play stops, by scores, one panel per
+    number of live dice), written to ``out`` if given; returns the matplotlib Figure (a notebook shows it)."""
     plt = pyplot()
     roll, _ = _plane(table)
-    thr = stop_threshold(roll).astype(float)           # (G, G, D)
+    thr = stop_threshold(roll)[..., 1:].astype(float)  # (G, G, D): 1..D dice
     G = table.target
     s0 = np.arange(G)[:, None, None]
     thr = np.where(s0 + thr >= G, np.nan, thr)         # stops only because stopping wins
@@ -81,10 +95,12 @@ def boundary(table, out):
                  (" (other players at 0)" if table.players > 2 else "") +
                  "\nwhite: keeps rolling until stopping reaches the target", fontsize=10, y=1.04)
     _save(fig, out)
-    plt.close(fig)
+    return fig
 
 
-def win(table, out):
+def win(table, out=None):
+    """Win probability at the start of a turn by the two scores (others at 0), written to ``out`` if given;
+    returns the Figure."""
     plt = pyplot()
     _, w = _plane(table)
     fig, ax = plt.subplots(figsize=(5.2, 4.4))
@@ -96,10 +112,12 @@ def win(table, out):
     fig.colorbar(im, ax=ax, label="win probability at the start of the turn")
     ax.set_title(f"{table.rules.describe()}" + (" (others at 0)" if table.players > 2 else ""), fontsize=9)
     _save(fig, out)
-    plt.close(fig)
+    return fig
 
 
-def payout(rules, out, cap: int = 40):
+def payout(rules, out=None, cap: int = 40):
+    """The exact Go Nuts! payouts for 2 to 4 players, one line per number of dice, written to ``out`` if given;
+    returns the Figure."""
     plt = pyplot()
     if rules.game != "gonuts":
         raise GonutsError("payout plots are for Go Nuts! (Pig has no Go Nuts! round)")
@@ -117,4 +135,4 @@ def payout(rules, out, cap: int = 40):
     fig.suptitle(f"Exact Go Nuts! payouts (speed {rules.speed:g}, faces {','.join(map(str, rules.faces))}, "
                  f"dog {','.join(map(str, rules.dog))})", fontsize=10, y=1.03)
     _save(fig, out)
-    plt.close(fig)
+    return fig

@@ -33,6 +33,7 @@ from solver.game.turn import turn_model
 from solver.lab import grammar
 from solver.lab.grammar import PolicyError
 from solver.store import tables
+from solver.store.library import Tables
 from solver.store.tables import Table
 
 
@@ -294,15 +295,19 @@ def load_callable(spec: str):
     return fn
 
 
-def parse(spec: str, rules, D: int, optimal=None) -> Policy:
-    """A policy from its name (``grammar.read``). ``optimal()`` returns the table for the rules when asked for."""
+def parse(spec: str, rules, D: int | None = None, optimal=None) -> Policy:
+    """A policy from its name (``grammar.read``) for a game of ``rules``; ``D``: the turn's sub-states (the live
+    dice, 5 for Go Nuts!, 1 for Pig; default ``rules.substates``). ``optimal()`` returns the table for the rules
+    when "optimal" is named (default: the shipped or cached table, built once: ``store.library.Tables``)."""
+    D = rules.substates if D is None else D
+    if optimal is None:
+        def optimal():
+            return Tables().get(rules)
     sp = grammar.read(spec, rules.target, D)
     G = rules.target
     if sp.kind == "best":
         return BestSeat()
     if sp.kind == "optimal":
-        if optimal is None:
-            raise PolicyError("no optimal table available")
         return TablePolicy(optimal())
     if sp.kind == "maxpoints":
         return maxpoints(rules, D)

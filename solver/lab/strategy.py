@@ -71,6 +71,14 @@ def best_response(rules: Rules, policies, seats, table=None, progress=None) -> l
 
 
 def evaluate_policies(rules: Rules, policies, table=None, progress=None):
+    """The exact result of a game played by ``policies`` (one per seat, from ``resolve``): an
+    ``engine.evaluate.EvalResult``, whose ``win`` is every seat's win probability with seat 0 first to move.
+
+    >>> from solver import Rules
+    >>> rules = Rules.from_options(players=2)
+    >>> [round(float(x), 2) for x in evaluate_policies(rules, resolve(["hold:20", "optimal"], rules)).win]
+    [0.32, 0.68]
+    """
     G, N, D = rules.target, rules.players, rules.substates
     return evaluate(game_model(rules, table), N, G, [p.bits(G, N, D) for p in policies], progress=progress)
 
@@ -99,9 +107,17 @@ def simulate_policies(rules: Rules, policies, games: int, seed: int, progress=No
 
 @dataclass(frozen=True)
 class SimpleRule:
+    """One simple rule's result against optimal opponents: its ``name``, its ``win`` probability averaged over
+    seats (a fraction), and what it ``gives_up`` against the fair share 1/N, a fraction too
+    (``gives_up_points``: in percentage points of win probability, as the docs and the command line say it)."""
     name: str
     win: float          # the simple rule's win probability against optimal opponents, averaged over seats
     gives_up: float     # fair share 1/N minus win
+
+    @property
+    def gives_up_points(self) -> float:
+        """What the rule gives up, in percentage points of win probability (``gives_up`` times 100)."""
+        return 100.0 * self.gives_up
 
 
 @dataclass(frozen=True)

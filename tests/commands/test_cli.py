@@ -286,7 +286,7 @@ def test_stopping_threshold_matches_the_decisions():
     z = _shipped()
     thr = stop_threshold(z["roll"].copy())
     for s0, s1, n in [(0, 0, 3), (20, 35, 1), (10, 45, 5), (30, 10, 4)]:
-        t = thr[s0, s1, n - 1]
+        t = thr[s0, s1, n]                           # indexed as roll is: n dice live
         assert not z["roll"][s0, s1, t, n] or t == 50
         assert all(z["roll"][s0, s1, u, n] for u in range(1 if n == 5 else 0, min(t, 50)))
 
