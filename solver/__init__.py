@@ -17,7 +17,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__version__ = "0.1.0"
+from solver.version import __version__
+
 __all__ = ["Rules", "Table", "Tables", "table", "solve", "advise", "evaluate", "simulate", "__version__"]
 
 

@@ -11,7 +11,6 @@ import sys
 
 import click
 
-from solver import __version__
 from solver.commands import asked, streams, text
 from solver.commands.helptext import HELP
 from solver.commands.options import (
@@ -28,6 +27,7 @@ from solver.commands.progress import progress
 from solver.errors import StateError, TableError, UsageError
 from solver.files import check_destination, destination
 from solver.play import words
+from solver.version import __version__
 
 # Each command imports what it needs when it runs (deferred for start-up: advise must not pay for numpy).
 

@@ -11,7 +11,6 @@ import functools
 import json
 from pathlib import Path
 
-from solver import __version__
 from solver.engine.solve import EPS, MAX_PI, MAX_VI, TOLERANCE
 from solver.engine.wasm import WASM
 from solver.errors import GonutsError
@@ -24,6 +23,7 @@ from solver.play.names import MARKS_MAX, NAME_MAX
 from solver.play.record import FORMAT, MAX_DEPTH, MAX_EVENTS, MAX_RECORD_BYTES, PAGE_TARGET, VERSION
 from solver.site.pagevalues import SHIPPED_PAGE, encoded
 from solver.store.locate import shipped_dir
+from solver.version import __version__
 
 READINGS = ("rulebook", "summary")
 

@@ -12,13 +12,13 @@ import json
 from html import escape as html_escape
 from pathlib import Path
 
-from solver import __version__
 from solver.errors import GonutsError
 from solver.files import (
     atomic_write,
     check_destination,
 )
 from solver.site.pagegames import page_data
+from solver.version import __version__
 
 ASSETS = Path(__file__).resolve().parent / "web"
 

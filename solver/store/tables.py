@@ -19,7 +19,6 @@ from pathlib import Path
 
 import numpy as np
 
-from solver import __version__
 from solver.engine.solve import unpack_roll
 from solver.errors import TableError
 from solver.files import atomic_write
@@ -32,6 +31,7 @@ from solver.store.contract import (
     contract,
     expected,
 )
+from solver.version import __version__
 
 
 @dataclass(frozen=True)
