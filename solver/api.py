@@ -67,7 +67,7 @@ class Table:
 
     def advise(self, scores: Sequence[int], turn: int = 0, dice: int = 5) -> Any:
         """Roll or stop at this state: ``scores`` in turn order from the player to move, the turn's points, the
-        live dice. Returns ``play.advise.Advice`` (``action``, ``win_if_roll``, ``win_if_stop``, ``all_if_roll``,
+        live dice. Returns ``play.advise.Advice`` (``action``, ``win_if_roll``, ``win_if_stop``, ``players_if_roll``,
         ...; ``to_dict()`` is ``advise --json``'s object).
 
         >>> table(players=2).advise(scores=(23, 31), turn=7, dice=3).action

@@ -37,7 +37,7 @@ def advice(rules, a) -> str:
     if N > 2:
         lines.append("every player's chance, you and then the players after you in turn order:")
         lines.append("          " + "".join(f"{'you' if k == 0 else '+' + str(k):>10}" for k in range(N)))
-        for label, vec in (("if roll", a.all_if_roll), ("if stop", a.all_if_stop)):
+        for label, vec in (("if roll", a.players_if_roll), ("if stop", a.players_if_stop)):
             if vec is not None:
                 lines.append(f"{label:>10}" + "".join(f"{pct(x):>10}" for x in vec))
     return "\n".join(lines)

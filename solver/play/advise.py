@@ -20,6 +20,16 @@ from solver.store.contract import Archive, contract
 
 @dataclass(frozen=True)
 class Advice:
+    """The answer at one state: the ``action`` ("roll" or "stop") and why (``reason``: "optimal", "forced" for
+    the first roll of a turn, "reaches_target" when stopping wins), the mover's win probability either way
+    (``win_if_roll``, ``win_if_stop``, fractions; None where the action does not exist) and every seat's
+    (``players_if_roll``, ``players_if_stop``, seat order from the mover). ``to_dict()`` is ``advise --json``'s.
+
+    >>> import solver
+    >>> a = solver.advise((23, 31), turn=7, dice=3)
+    >>> a.action, a.reason, len(a.players_if_roll)
+    ('roll', 'optimal', 2)
+    """
     scores: tuple
     turn: int
     dice: int
@@ -27,16 +37,16 @@ class Advice:
     reason: str                  # "optimal", "reaches_target" or "forced"
     win_if_roll: float | None    # the active player's win probability
     win_if_stop: float | None
-    all_if_roll: tuple | None    # every seat's win probability, seat order from the active player
-    all_if_stop: tuple | None
+    players_if_roll: tuple | None    # every seat's win probability, seat order from the active player
+    players_if_stop: tuple | None
 
     def to_dict(self) -> dict:
         return {
             "scores": list(self.scores), "turn": self.turn, "dice": self.dice,
             "action": self.action, "reason": self.reason,
             "win_if_roll": self.win_if_roll, "win_if_stop": self.win_if_stop,
-            "players_if_roll": None if self.all_if_roll is None else list(self.all_if_roll),
-            "players_if_stop": None if self.all_if_stop is None else list(self.all_if_stop),
+            "players_if_roll": None if self.players_if_roll is None else list(self.players_if_roll),
+            "players_if_stop": None if self.players_if_stop is None else list(self.players_if_stop),
         }
 
 
