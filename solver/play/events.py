@@ -21,6 +21,26 @@ def is_whole(value, lo=0) -> bool:
 SAFE = 2 ** 53 - 1      # the largest whole number the page (a JavaScript number) holds exactly
 
 
+# What an event that cannot be read is told, once for both sides: the page gets these as data
+# (``data.record.refusals``, read by ``core/events.js``), each {name} filled in the same way.
+REFUSALS = {
+    "not_object": "must be an object, not {value}",
+    "fields": "needs \"seat\" and exactly one of roll, choice, nuts, banked (got {got})",
+    "not_mover": "seat {seat} is not the player to move (seat {mover} is)",
+    "own_turn_banked": "your own turns are entered roll by roll, not as a banked total",
+    "banked": "banked points must be a whole number of 0 or more, not {value}",
+    "roll": "a roll is [acorns, squirrels, cars], three whole numbers of 0 or more, not {value}",
+    "dice": "{a}+{s}+{c} = {total} dice, but {n} {live} live",
+    "choice": "a choice is \"roll\" or \"stop\", not {value}",
+    "nuts": "the acorns of a Go Nuts! round are a whole number of 0 or more, not {value}",
+}
+
+
+def refusal(name: str, **params: object) -> str:
+    """One of ``REFUSALS``, its {names} filled in (as ``core/events.js`` fills them)."""
+    return REFUSALS[name].format(**params)
+
+
 def as_whole(value):
     return int(value) if isinstance(value, float) else value
 
@@ -30,23 +50,23 @@ def event_value(rules, state, kind: str, value, own_turn: bool):
     replay says which event: ``record.replay``)."""
     if kind == "banked":
         if own_turn:
-            raise IllegalEvent("your own turns are entered roll by roll, not as a banked total")
+            raise IllegalEvent(refusal("own_turn_banked"))
         if not is_whole(value):
-            raise IllegalEvent(f"banked points must be a whole number of 0 or more, not {show(value)}")
+            raise IllegalEvent(refusal("banked", value=show(value)))
         return as_whole(value)
     if kind == "roll":
         if not (isinstance(value, list) and len(value) == 3 and all(is_whole(x) for x in value)):
-            raise IllegalEvent(f"a roll is [acorns, squirrels, cars], three whole numbers of 0 or more, "
-                              f"not {show(value)}")
+            raise IllegalEvent(refusal("roll", value=show(value)))
         a, s, c = (as_whole(x) for x in value)
         n = state.dice
         if a + s + c != n:
-            raise IllegalEvent(f"{a}+{s}+{c} = {a + s + c} dice, but {n} {'die is' if n == 1 else 'dice are'} live")
+            live = "die is" if n == 1 else "dice are"
+            raise IllegalEvent(refusal("dice", a=a, s=s, c=c, total=a + s + c, n=n, live=live))
         return outcome(rules, n, a, s, c)
     if kind == "choice":
         if value not in ("roll", "stop"):
-            raise IllegalEvent(f"a choice is \"roll\" or \"stop\", not {show(value)}")
+            raise IllegalEvent(refusal("choice", value=show(value)))
         return value
     if not is_whole(value):
-        raise IllegalEvent(f"the acorns of a Go Nuts! round are a whole number of 0 or more, not {show(value)}")
+        raise IllegalEvent(refusal("nuts", value=show(value)))
     return as_whole(value)

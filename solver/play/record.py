@@ -39,7 +39,7 @@ from solver.files import check_source
 from solver.game.loop import OVER, IllegalEvent, check, new_game, step
 from solver.game.rules import N_DICE, PRESETS, Rules, preset
 from solver.play.advise import advise
-from solver.play.events import as_whole, event_value, is_whole
+from solver.play.events import as_whole, event_value, is_whole, refusal
 from solver.play.luck import Split, split
 from solver.play.names import table_names
 
@@ -223,16 +223,15 @@ def replay(record) -> Replay:
     for i, ev in enumerate(record["events"]):
         where = f"event {i}"
         if not isinstance(ev, dict):
-            raise RecordError(f"{where}: must be an object, not {show(ev)}")
+            raise RecordError(f"{where}: {refusal('not_object', value=show(ev))}")
         kinds = [k for k in ("roll", "choice", "nuts", "banked") if k in ev]
         extra = sorted(set(ev) - {"seat", "roll", "choice", "nuts", "banked"})
         if len(kinds) != 1 or extra:
-            raise RecordError(f"{where}: needs \"seat\" and exactly one of roll, choice, nuts, banked "
-                              f"(got {', '.join(sorted(ev)) or 'nothing'})")
+            raise RecordError(f"{where}: {refusal('fields', got=', '.join(sorted(ev)) or 'nothing')}")
         kind, value = kinds[0], ev[kinds[0]]
         try:
             if state.phase != OVER and not (is_whole(ev.get("seat")) and as_whole(ev["seat"]) == state.seat):
-                raise RecordError(f"seat {show(ev.get('seat'))} is not the player to move (seat {state.seat} is)")
+                raise RecordError(refusal("not_mover", seat=show(ev.get("seat")), mover=state.seat))
             check(rules, state, kind)
             value = event_value(rules, state, kind, value, state.seat == you and not table_mode)
             if kind == "choice":

@@ -18,6 +18,7 @@ from solver.game.moves import faces_table
 from solver.game.rules import N_DICE, preset
 from solver.lab.policies import maxpoints
 from solver.play import practice
+from solver.play.events import REFUSALS
 from solver.play.explain import nuts_means
 from solver.play.names import MARKS_MAX, NAME_MAX
 from solver.play.record import FORMAT, MAX_DEPTH, MAX_EVENTS, MAX_RECORD_BYTES, PAGE_TARGET, VERSION
@@ -171,7 +172,7 @@ def page_data(tables, place=None, place_file=None) -> dict:
     return {"package_version": __version__, "readings": {r: reading_data(r) for r in READINGS},
             "record": {"format": FORMAT, "version": VERSION, "target": target, "default_target": PAGE_TARGET,
                        "max_bytes": MAX_RECORD_BYTES, "max_depth": MAX_DEPTH, "max_events": MAX_EVENTS,
-                       "names": {"max": NAME_MAX, "marks": MARKS_MAX}},
+                       "names": {"max": NAME_MAX, "marks": MARKS_MAX}, "refusals": REFUSALS},
             "precision": {str(d["players"]): d["start_win"]["precision"] for d in games.values()},
             "practice": practice.constants(), "rule_cards": rule_cards(set(games), target),
             "solve": solve_data(place_file), "games": games}

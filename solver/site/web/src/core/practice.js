@@ -24,7 +24,7 @@ export function draw(g, reading, seed, count, P) {
   /** @type {Pick[]} */
   const picked = [];
   const seen = new Set();
-  const ctx = { N, G: g.target, D: g.dice, reading, you: 0, table: true };
+  const ctx = { N, G: g.target, D: g.dice, reading, you: 0, table: true, refusals: {} };     // its events are legal
   const opponents = Array.from({ length: N - 1 }, (_, k) => k + 1);
   const near = reading.nutsReplaces ? P.close : P.close_round_adds;     // practice.py close_for
   for (let games = 0; games < P.max_games && picked.length < count; games++) {

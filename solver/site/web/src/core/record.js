@@ -18,7 +18,8 @@ import { split } from "./luck.js";
 /** @typedef {import("./types.js").Split} Split */
 /** @typedef {import("./types.js").ValuesAt} ValuesAt */
 /** @typedef {{format: string, version: number, default_target: number, target: number, max_events: number,
- *   max_bytes: number, max_depth: number, names: {max: number, marks: number}}} RecordRules the page's data.record */
+ *   max_bytes: number, max_depth: number, names: {max: number, marks: number}, refusals?: Record<string, string>}} RecordRules
+ * the page's data.record */
 /** @typedef {{event: number, scores: number[], turn: number, dice: number, taken: string, optimal: string | null,
  *   win_if_roll: number | null, win_if_stop: number | null, loss_points: number}} Reviewed */
 /** @typedef {Split & {rules: string, players: number, target: number, you: number, seat: number, scores: number[],
@@ -51,7 +52,7 @@ export function header(record, R) {
 export function context(record, R, reading) {
   const { N, G } = header(record, R);
   const r = reading(record.rules);
-  return { N, G, D: r.dice, reading: r, you: record.you, table: record.mode === "table" };
+  return { N, G, D: r.dice, reading: r, you: record.you, table: record.mode === "table", refusals: R.refusals || {} };
 }
 
 /** The state after every event of the record; throws on the first impossible one.

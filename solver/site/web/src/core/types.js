@@ -58,7 +58,8 @@
  */
 /**
  * What a replay needs of its record: players, target, the reading, the recording seat, whether a table game.
- * @typedef {{N: number, G: number, D: number, reading: Reading, you: number, table: boolean}} Context
+ * @typedef {{N: number, G: number, D: number, reading: Reading, you: number, table: boolean,
+ *   refusals: Record<string, string>}} Context (refusals: the record's messages, events.py REFUSALS as data)
  */
 /**
  * A seat's luck split (luck.js): win probability at the start and the end, and what moved it.
