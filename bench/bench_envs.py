@@ -45,10 +45,10 @@ def gym_steps(steps=40_000):
 def best_vs_optimal(repeats=7):
     from solver.engine.respond import respond
     from solver.engine.solve import solve
-    from solver.game.rules import preset
+    from solver.game.rules import Rules
     from solver.game.turn import turn_model
     from solver.lab.policies import hold
-    rules = preset("rulebook")
+    rules = Rules.from_options(reading="rulebook")
     model = turn_model(rules)
     bits = hold(20, 50, 5).bits(50, 2, 5)
     solve(model, 2, 50)

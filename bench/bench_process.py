@@ -42,8 +42,8 @@ PLAIN_SCRIPT = """
 import sys; sys.path.insert(0, {root!r})
 import numpy as np
 from solver.reference.bellman import plain_value_iteration
-from solver.game.rules import preset
-W, roll, sweeps, residual = plain_value_iteration(preset("rulebook", players={players}, target={target}))
+from solver.game.rules import Rules
+W, roll, sweeps, residual = plain_value_iteration(Rules.from_options(reading="rulebook", players={players}, target={target}))
 np.savez_compressed({out!r}, start_win=W, roll=roll)
 """
 
@@ -179,12 +179,12 @@ def goal_advise(repeats):
 
 def goal_estimates(tmp, players, targets):
     from solver.engine.resources import estimate
-    from solver.game.rules import preset
+    from solver.game.rules import Rules
     rows, worst = [], 1.0
     print("4. the estimate printed before a build against the build, whole process:")
     for N in players:
         for G in targets:
-            est = estimate(preset("rulebook", players=N, target=G)).seconds
+            est = estimate(Rules.from_options(reading="rulebook", players=N, target=G)).seconds
             wall, mem, _ = run(cli("build", "--players", N, "--target", G, "--out", tmp / f"e{N}{G}.npz", "--json"))
             factor = max(est / wall, wall / est)
             worst = max(worst, factor)

@@ -27,9 +27,9 @@ sys.path.insert(0, str(ROOT))
 RACE = """
 import sys; sys.path.insert(0, {root!r})
 from solver.store.library import Tables
-from solver.game.rules import preset
+from solver.game.rules import Rules
 from solver.lab.strategy import race_rules
-rules = preset("rulebook", players={players})
+rules = Rules.from_options(reading="rulebook", players={players})
 res = race_rules(rules, Tables().get(rules), {start!r})
 print(res.best.name, res.best.gives_up, res.evaluations)
 """
@@ -42,12 +42,12 @@ def inner(players):
     """Seconds per rule: evaluate against Versus (20 rules per pass), same rules, same numbers."""
     import numpy as np
 
-    from solver.game.rules import preset
+    from solver.game.rules import Rules
     from solver.lab.policies import TablePolicy, parse
     from solver.lab.strategy import evaluate_policies
     from solver.lab.versus import Versus
     from solver.store.library import Tables
-    rules = preset("rulebook", players=players)
+    rules = Rules.from_options(reading="rulebook", players=players)
     table = Tables().get(rules)
     specs = [f"hold:{k}" for k in range(5, 25)]
     pols = [parse(s, rules, 5) for s in specs]

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from solver.engine.solve import solve  # noqa: E402
 from solver.game.payout import nuts_payout_table  # noqa: E402
-from solver.game.rules import preset  # noqa: E402
+from solver.game.rules import Rules  # noqa: E402
 from solver.game.turn import gonuts_turn  # noqa: E402
 from solver.reference.bellman import plain_value_iteration  # noqa: E402
 
@@ -41,14 +41,14 @@ def time_ours(rules, repeats):
     return min(times), res
 
 
-def bench_players(N, target, preset_name, repeats, plain):
-    rules = preset(preset_name, players=N, target=target)
+def bench_players(N, target, reading_name, repeats, plain):
+    rules = Rules.from_options(reading=reading_name, players=N, target=target)
     ours, res = time_ours(rules, repeats)
     states = target ** N
-    row = {"players": N, "target": target, "rules": preset_name, "ours_s": ours,
+    row = {"players": N, "target": target, "rules": reading_name, "ours_s": ours,
            "ours_states_per_s": states / ours, "residual": res.residual, "iterations": res.iterations,
            "converged": res.converged, "first_player_win": res.first_player_win}
-    print(f"{N} players, target {target}, {preset_name}: ours {ours:.4f} s "
+    print(f"{N} players, target {target}, {reading_name}: ours {ours:.4f} s "
           f"({states / ours:,.0f} start states/s), residual {res.residual:.1e}, converged {res.converged}")
     if plain:
         t0 = time.perf_counter()
@@ -61,12 +61,12 @@ def bench_players(N, target, preset_name, repeats, plain):
     return row
 
 
-def bench_four(target, preset_name):
+def bench_four(target, reading_name):
     """Run in a child process so that its peak memory is its own."""
     code = (f"import sys, time, json, resource; sys.path.insert(0, {str(ROOT)!r})\n"
-            "from bench.bench_solve import time_ours\nfrom solver.game.rules import preset\n"
-            f"r = preset({preset_name!r}, players=4, target={target})\n"
-            "time_ours(preset('rulebook', players=4, target=4), 1)\n"
+            "from bench.bench_solve import time_ours\nfrom solver.game.rules import Rules\n"
+            f"r = Rules.from_options(reading={reading_name!r}, players=4, target={target})\n"
+            "time_ours(Rules.from_options(reading='rulebook', players=4, target=4), 1)\n"
             "s, res = time_ours(r, 1)\n"
             "print(json.dumps({'s': s, 'res': res.residual, 'conv': res.converged, 'fpw': res.first_player_win,"
             " 'rss': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))\n")
@@ -74,11 +74,11 @@ def bench_four(target, preset_name):
     d = json.loads(out.stdout.strip().splitlines()[-1])
     states = target ** 4
     plain_bytes = states * (2 * target + 1) * 4 * 8
-    print(f"4 players, target {target}, {preset_name}: ours {d['s']:.1f} s ({states / d['s']:,.0f} start "
+    print(f"4 players, target {target}, {reading_name}: ours {d['s']:.1f} s ({states / d['s']:,.0f} start "
           f"states/s), peak memory {d['rss'] / 2**30:.2f} GiB, residual {d['res']:.1e}, converged {d['conv']}")
     print(f"  plain global value iteration would hold a {plain_bytes / 2**30:.0f} GiB continuation array "
           "per sweep (unchunked): not run")
-    return {"players": 4, "target": target, "rules": preset_name, "ours_s": d["s"], "peak_bytes": d["rss"],
+    return {"players": 4, "target": target, "rules": reading_name, "ours_s": d["s"], "peak_bytes": d["rss"],
             "ours_states_per_s": states / d["s"], "residual": d["res"], "converged": d["conv"],
             "first_player_win": d["fpw"]}
 
@@ -87,11 +87,11 @@ CHILD = """
 import hashlib, json, resource, sys, time
 sys.path.insert(0, {root!r})
 from solver.engine.solve import solve
-from solver.game.rules import preset
+from solver.game.rules import Rules
 from solver.game.turn import turn_model
-warm = preset("rulebook", players={N}, target=5)
+warm = Rules.from_options(reading="rulebook", players={N}, target=5)
 solve(turn_model(warm), {N}, 5)
-model = turn_model(preset({rules!r}, players={N}, target={G}))
+model = turn_model(Rules.from_options(reading={rules!r}, players={N}, target={G}))
 t0 = time.perf_counter()
 res = solve(model, {N}, {G})
 s = time.perf_counter() - t0
@@ -164,7 +164,7 @@ def main():
             Path(args.json).write_text(json.dumps(rows, indent=1))
         return
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; warming up the compiled kernel ...")
-    time_ours(preset(target=5), 1)
+    time_ours(Rules.from_options(target=5), 1)
     rows = []
     for N in [int(x) for x in args.players.split(",")]:
         if N == 4:

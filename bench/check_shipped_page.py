@@ -40,14 +40,14 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="gonuts-shipped-page-") as cache:
         os.environ["GONUTS_SOLVE_CACHE"] = cache      # nothing from the user's cache: a fresh encoding
-        from solver.game.rules import preset
+        from solver.game.rules import Rules
         from solver.site import pagegames, pagevalues
         from solver.store import build, tables
         from solver.store.locate import shipped_dir
         out = shipped_dir() / pagevalues.SHIPPED_PAGE
         bad = 0
         for reading in READINGS:
-            rules = preset(reading, players=4, target=pagegames.TARGET)
+            rules = Rules.from_options(reading=reading, players=4, target=pagegames.TARGET)
             stem = pagevalues.page_stem(4, reading, pagegames.TARGET)
             path = (args.tables or Path(cache)) / f"{stem}.npz"
             t0 = time.perf_counter()

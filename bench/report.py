@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver.files import cache_dir  # noqa: E402
-from solver.game.rules import preset  # noqa: E402
+from solver.game.rules import Rules  # noqa: E402
 from solver.store.library import Tables  # noqa: E402
 
 
@@ -37,7 +37,7 @@ def games(quick=False):
     """(players, reading, rules, table) for every player count (2 and 3 with ``quick``) and reading."""
     for N in ((2, 3) if quick else (2, 3, 4)):
         for reading in ("rulebook", "summary"):
-            rules = preset(reading, players=N)
+            rules = Rules.from_options(reading=reading, players=N)
             yield N, reading, rules, Tables().get(rules)
 
 
@@ -55,7 +55,7 @@ def exploit(players=(2, 3)):
     print("| players | rule | wins against optimal play | wins against its best response | exploitable by |")
     print("| --- | --- | --- | --- | --- |")
     for N in players:
-        rules = preset("rulebook", players=N)
+        rules = Rules.from_options(reading="rulebook", players=N)
         table = Tables().get(rules)
         for rule in SIMPLE[N]:
             pols_opt = resolve([rule] + ["optimal"] * (N - 1), rules, lambda table=table: table, table=table)

@@ -30,7 +30,7 @@ TARGET = 50
 
 
 def card(players: int, reading: str) -> dict:
-    table = asked.load_for({"players": players, "preset": reading, "target": TARGET}, players)
+    table = asked.load_for({"players": players, "reading": reading, "target": TARGET}, players)
     return rule_card_entry(text.simple_rules_json(table.rules, simple_rules(table.rules, table)))
 
 

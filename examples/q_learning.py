@@ -24,7 +24,7 @@ import gymnasium  # noqa: E402
 
 import solver.adapters.gymnasium_env  # noqa: E402,F401  (registers GoNuts-v0)
 from solver.adapters.live import optimal_table  # noqa: E402
-from solver.game.rules import preset  # noqa: E402
+from solver.game.rules import Rules  # noqa: E402
 from solver.lab.policies import CallablePolicy  # noqa: E402
 from solver.lab.strategy import evaluate_policies, resolve  # noqa: E402
 
@@ -62,7 +62,7 @@ def main():
     def learned(scores, turn, dice):
         return bool(Q[scores[0], scores[1], turn, dice, 1] > Q[scores[0], scores[1], turn, dice, 0])
 
-    rules = preset("rulebook", target=args.target)
+    rules = Rules.from_options(reading="rulebook", target=args.target)
     table = optimal_table(rules)
     mine = "best" if args.opponents != "optimal" else "optimal"    # what the agent could have done
     best, opponent = resolve([mine, args.opponents], rules, lambda: table, table=table)

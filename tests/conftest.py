@@ -17,7 +17,7 @@ for folder in [TESTS, *sorted(p for p in TESTS.iterdir() if p.is_dir() and any(p
     if str(folder) not in sys.path:
         sys.path.append(str(folder))
 
-from solver.game.rules import preset  # noqa: E402
+from solver.game.rules import Rules  # noqa: E402
 from solver.store import build as builder  # noqa: E402
 from solver.store import tables  # noqa: E402
 
@@ -64,17 +64,17 @@ def _built(table_dir, rules, name):
 
 @pytest.fixture(scope="session")
 def rulebook2(table_dir):
-    return _built(table_dir, preset("rulebook"), "rb2.npz")
+    return _built(table_dir, Rules.from_options(reading="rulebook"), "rb2.npz")
 
 
 @pytest.fixture(scope="session")
 def summary2(table_dir):
-    return _built(table_dir, preset("summary"), "su2.npz")
+    return _built(table_dir, Rules.from_options(reading="summary"), "su2.npz")
 
 
 @pytest.fixture(scope="session")
 def rulebook3_small(table_dir):
-    return _built(table_dir, preset("rulebook", players=3, target=12), "rb3s.npz")
+    return _built(table_dir, Rules.from_options(reading="rulebook", players=3, target=12), "rb3s.npz")
 
 
 @pytest.fixture(scope="session")

@@ -49,7 +49,7 @@ def build(tmp: Path) -> dict:
     sys.path.insert(0, str(Path(__file__).resolve().parent / "play"))      # test_luck's literal games
     from test_luck import literal_game
 
-    from solver.game.rules import preset
+    from solver.game.rules import Rules
     from solver.play.advise import advise
     from solver.play.explain import explain
     from solver.play.luck import split
@@ -64,7 +64,7 @@ def build(tmp: Path) -> dict:
         loaded = []
         for n in counts:
             for reading in READINGS:
-                rules = preset(reading, players=n, target=target)
+                rules = Rules.from_options(reading=reading, players=n, target=target)
                 path = find_table(rules) or tmp / table_name(rules)
                 if not path.exists():
                     builder.build(rules, path)
@@ -90,7 +90,7 @@ def build(tmp: Path) -> dict:
         out[name]["solve"]["kernel"].pop("data")
         out[name]["solve"]["worker"].pop("text")
     for reading in READINGS:                 # the shipped 4-player page data at target 50 (tables/page/)
-        rules = preset(reading, players=4, target=50)
+        rules = Rules.from_options(reading=reading, players=4, target=50)
         values = page_values(*pagevalues.page_game(pagevalues.shipped_game(4, reading, 50)))
         for seed, count in PRACTICE[50][:2]:
             drawn.append({"page": "shipped", "players": 4, "rules": reading, "seed": seed, "count": count,

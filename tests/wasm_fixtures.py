@@ -35,14 +35,14 @@ def models() -> dict:
 
     from solver.engine.wasm import kernel_data
     from solver.game.payout import nuts_payout_table
-    from solver.game.rules import Rules, preset
+    from solver.game.rules import Rules
     from solver.game.turn import gonuts_turn, turn_model
     out = {}
     for name, (reading, players, target) in {**GAMES, **SHIPPED}.items():
         if reading == "pig":
             model = turn_model(Rules(game="pig", players=players, target=target))
         else:
-            rules = preset(reading, players=players, target=target)
+            rules = Rules.from_options(reading=reading, players=players, target=target)
             model = gonuts_turn(rules, nuts_payout_table(rules))
         out[name] = kernel_data(model, players, target)
         if name in SHIPPED:
@@ -54,8 +54,8 @@ def payout_digest(players: int, target: int, speed: str) -> str:
     import hashlib
 
     from solver.game.payout import nuts_payout_table
-    from solver.game.rules import preset
-    return hashlib.sha256(nuts_payout_table(preset("rulebook", players=players, target=target, speed=float(speed)))
+    from solver.game.rules import Rules
+    return hashlib.sha256(nuts_payout_table(Rules.from_options(reading="rulebook", players=players, target=target, speed=float(speed)))
                           .tobytes()).hexdigest()
 
 

@@ -14,7 +14,7 @@ from solver.store.library import Tables, TooLong, build_command
 from solver.store.library import check_build as check_table_build
 from solver.store.locate import find_table, table_name
 
-KNOBS = ("game", "players", "target", "preset", "faces", "dog", "speed")
+KNOBS = ("game", "players", "target", "reading", "faces", "dog", "speed")
 PAGE_PLAYERS = (2, 3, 4)                     # the games the web page can hold
 PAGE_READINGS = ("rulebook", "summary")
 
@@ -32,9 +32,9 @@ def check_environment() -> None:
     cache_dir()
 
 
-def asked(game=None, players=None, target=None, preset=None, faces=None, dog=None, speed=None) -> dict:
+def asked(game=None, players=None, target=None, reading=None, faces=None, dog=None, speed=None) -> dict:
     """The rules knobs the user gave explicitly, parsed."""
-    out = {k: v for k, v in (("game", game), ("players", players), ("target", target), ("preset", preset),
+    out = {k: v for k, v in (("game", game), ("players", players), ("target", target), ("reading", reading),
                              ("speed", speed)) if v is not None}
     if faces is not None:
         out["faces"] = tuple(ints(faces, "--faces", 3))
@@ -52,7 +52,7 @@ def make_rules(knobs: dict, players=None) -> Rules:
         if extra:
             raise UsageError(f"--{extra[0]} does not apply to Pig")
         return Rules.from_options(game="pig", players=players, target=target)
-    return Rules.from_options(players=players, target=target, reading=knobs.get("preset", "rulebook"),
+    return Rules.from_options(players=players, target=target, reading=knobs.get("reading", "rulebook"),
                               **{k: knobs[k] for k in ("faces", "dog", "speed") if k in knobs})
 
 
@@ -68,11 +68,12 @@ def check_against(table, knobs: dict) -> None:
     """Refuse a table (or its rules) whose rules differ from any option the user gave."""
     r = getattr(table, "rules", table)
     have = {"game": r.game, "players": r.players, "target": r.target, "faces": r.faces, "dog": r.dog,
-            "speed": r.speed, "preset": r.preset_name()}
+            "speed": r.speed, "reading": r.reading_name()}
     for key, want in knobs.items():
         if have[key] != want:
             shown = ",".join(map(str, want)) if isinstance(want, tuple) else want
-            raise TableError(f"the table was built for {r.describe()}, not --{key} {shown}")
+            flag = "rules" if key == "reading" else key          # the reading's flag is --rules
+            raise TableError(f"the table was built for {r.describe()}, not --{flag} {shown}")
 
 
 def check_build(rules, out, resume=False, force=False, max_seconds=None):
@@ -205,7 +206,7 @@ def record_tables(wanted, named) -> dict:
     for rules, k in firsts.items():
         if find_table(rules) is not None:
             continue
-        shipped = rules.game == "gonuts" and is_shipped(rules.players, rules.preset_name(), rules.target)
+        shipped = rules.game == "gonuts" and is_shipped(rules.players, rules.reading_name(), rules.target)
         try:
             est = check_build(rules, cache_folder() / table_name(rules), force=None)
         except CompileError as exc:
@@ -232,7 +233,7 @@ def record_tables(wanted, named) -> dict:
             if out[rules] is None:
                 raise TableError(named(k, f"the shipped page data of {rules.describe()} cannot be read"))
         else:
-            knobs = {"players": rules.players, "preset": rules.preset_name(), "target": rules.target}
+            knobs = {"players": rules.players, "reading": rules.reading_name(), "target": rules.target}
             if rules.speed != 1.0:                # a record of the page's game at another Go Nuts! speed
                 knobs["speed"] = rules.speed
             out[rules] = load_for(knobs, rules.players)
@@ -248,7 +249,7 @@ def write_web(wanted, target, out, site, force, inline: bool = False) -> dict:
     loaded = []
     for n, r in wanted:                         # every table first: a refusal comes before any encoding
         shipped = pagevalues.shipped_game(n, r, target)
-        loaded.append(shipped or load_for({"players": n, "preset": r, "target": target}, n))
+        loaded.append(shipped or load_for({"players": n, "reading": r, "target": target}, n))
     for i, item in enumerate(loaded):
         if not isinstance(item, tuple):
             with progress(f"encoding the {item.rules.describe()} page data", not pagevalues.is_encoded(item)) as bar:

@@ -164,16 +164,16 @@ def simple_rules_cmd(table_path, knobs, as_json):
 
 @cli.command(help=HELP["fair"])
 @click.option("--players", type=Bounded(2, 4), default=2, show_default=True, help="Number of players.")
-@click.option("--rules", "preset", type=READINGS, default="rulebook", show_default=True, help="Reading of the rules.")
+@click.option("--rules", "reading", type=READINGS, default="rulebook", show_default=True, help="Reading of the rules.")
 @click.option("--target", type=Bounded(1), default=50, show_default=True, help="Points needed to win.")
 @click.option("--head-starts", default=None, metavar="H2,...",
               help="Evaluate these head starts of seats 2..N instead of searching for the fairest.")
 @table_option
 @json_option
-def fair(players, preset, target, head_starts, table_path, as_json):
+def fair(players, reading, target, head_starts, table_path, as_json):
     from solver.lab.fair import check_heads, fair_start
     heads = None if head_starts is None else check_heads(players, target, asked.ints(head_starts, "--head-starts"))
-    table = asked.table_asked({"players": players, "preset": preset, "target": target}, table_path, players)
+    table = asked.table_asked({"players": players, "reading": reading, "target": target}, table_path, players)
     res = fair_start(table, heads)
     emit(as_json, {"rules": table.rules.to_dict(), **res.to_dict()}, lambda: text.fair(table.rules, res, heads))
 
@@ -239,19 +239,19 @@ def review(record_path, seat, all_seats, game, table_path, as_json):
               "page's practice({seed}) draws the same). [default: a new one, printed]")
 @click.option("--count", type=Bounded(1, 100), default=None, help="Decisions to draw. [default: 10]")
 @click.option("--players", type=Bounded(2, 4), default=None, help="Number of players. [default: 2]")
-@click.option("--rules", "preset", type=READINGS, default=None, help="Reading of the rules. [default: rulebook]")
+@click.option("--rules", "reading", type=READINGS, default=None, help="Reading of the rules. [default: rulebook]")
 @click.option("--daily", is_flag=True, help="The daily set: 10 decisions of 2 players, rulebook, the same for "
               "everyone on a date (the page's), with a line to share at the end.")
 @click.option("--date", default=None, metavar="YYYY-MM-DD", help="With --daily: the set of this date. [default: today]")
 @json_option
-def practice(seed, count, players, preset, daily, date, as_json):
+def practice(seed, count, players, reading, daily, date, as_json):
     from solver.commands import drills
     from solver.play.practice import draw
-    seed, count, players, preset, day = drills.question(seed, count, players, preset, daily, date)
+    seed, count, players, reading, day = drills.question(seed, count, players, reading, daily, date)
     if not as_json and sys.stdin is None:
         raise UsageError("practice asks its questions on standard input, which is closed; give it a terminal "
                          "or a file of answers, or use --json to print the decisions")
-    values = drills.values_for(players, preset)
+    values = drills.values_for(players, reading)
     picks = draw(values, seed, count)
     if as_json:
         return emit(True, drills.as_json(values, picks, seed, day), None)

@@ -43,7 +43,7 @@ def values_for(players: int, reading: str):
     """The page's values of this game at the page's target (module docstring)."""
     from solver.site import pagevalues  # deferred for start-up: the page's data import numpy
     shipped = pagevalues.shipped_game(players, reading, PAGE_TARGET)
-    item = shipped or asked.load_for({"players": players, "preset": reading, "target": PAGE_TARGET}, players)
+    item = shipped or asked.load_for({"players": players, "reading": reading, "target": PAGE_TARGET}, players)
 
     def decoding():
         say(f"decoding the {players}-player page data once into the cache (a few seconds; later runs reuse it)")
@@ -52,7 +52,7 @@ def values_for(players: int, reading: str):
 
 def as_json(values, picks, seed, day) -> dict:
     rules = values.rules
-    return {"seed": seed, "count": len(picks), "players": rules.players, "rules": rules.preset_name(),
+    return {"seed": seed, "count": len(picks), "players": rules.players, "rules": rules.reading_name(),
             "daily": None if day is None else day.isoformat(), "close_within_points": 100 * practice.close_for(rules),
             "close_calls": practice.close_count(picks), "decisions": [p.to_dict(rules) for p in picks]}
 

@@ -52,7 +52,7 @@ RULE_OPTIONS = [
     click.option("--players", type=Bounded(2, 4), default=None,
                  help="Number of players, 2 to 4. [default: 2, or the number of --scores]"),
     click.option("--target", type=Bounded(1), default=None, help="Points needed to win. [default: 50]"),
-    click.option("--rules", "preset", type=READINGS, default=None,
+    click.option("--rules", "reading", type=READINGS, default=None,
                  help="Reading of the rules (see README). [default: rulebook]"),
     click.option("--faces", default=None, metavar="A,S,C",
                  help="Squirrel-die faces: acorn,squirrel,car counts. [default: 2,3,1]"),

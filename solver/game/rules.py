@@ -29,7 +29,7 @@ from typing import Any
 from solver.errors import RulesError
 
 GAMES = ("gonuts", "pig")
-PRESETS = ("rulebook", "summary")
+READINGS = ("rulebook", "summary")
 ONE_DIE = ("rolled", "left")
 N_DICE = 5
 MAX_PLAYERS = 4
@@ -125,10 +125,10 @@ class Rules:
         """The speed as an exact fraction, so that floor(r * T) has no rounding."""
         return Fraction(repr(self.speed))
 
-    def preset_name(self) -> str | None:
+    def reading_name(self) -> str | None:
         """The preset these rules equal, if any."""
-        for name in PRESETS:
-            if preset(name, players=self.players, target=self.target, faces=self.faces,
+        for name in READINGS:
+            if _reading(name, players=self.players, target=self.target, faces=self.faces,
                       dog=self.dog, speed=self.speed) == self:
                 return name
         return None
@@ -170,9 +170,9 @@ class Rules:
             if knobs or reading != "rulebook":
                 raise RulesError("pig takes only players and target; the Go Nuts! knobs do not apply")
             return cls(game="pig", players=players, target=target)      # type: ignore[arg-type]
-        if reading not in PRESETS:
-            raise RulesError(f"reading must be one of {', '.join(PRESETS)}, not {reading!r}")
-        return preset(str(reading), players=players, target=target, **knobs)
+        if reading not in READINGS:
+            raise RulesError(f"reading must be one of {', '.join(READINGS)}, not {reading!r}")
+        return _reading(str(reading), players=players, target=target, **knobs)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Rules:
@@ -189,7 +189,7 @@ class Rules:
     def describe(self) -> str:
         if self.game == "pig":
             return f"Pig, {self.players} players, target {self.target}"
-        name = self.preset_name()
+        name = self.reading_name()
         what = f"{name} preset" if name else "custom rules"
         extras = []
         if self.faces != (2, 3, 1):
@@ -205,14 +205,14 @@ class Rules:
 _DEFAULTS = {f.name: f.default for f in dataclasses.fields(Rules)}
 
 
-def preset(name: str = "rulebook", **overrides: Any) -> Rules:
+def _reading(name: str = "rulebook", **overrides: Any) -> Rules:
     """The named reading of the rules, with any knob overridden."""
     readings = {
         "rulebook": dict(nuts_costs_turn=True, nuts_all_dice=False, one_die="rolled"),
         "summary": dict(nuts_costs_turn=False, nuts_all_dice=True, one_die="left"),
     }
     if name not in readings:
-        raise RulesError(f"unknown rules preset {name!r}; choose {' or '.join(PRESETS)}")
+        raise RulesError(f"unknown rules preset {name!r}; choose {' or '.join(READINGS)}")
     return Rules(**{**readings[name], **overrides})
 
 

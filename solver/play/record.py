@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from solver.errors import GonutsError, show
 from solver.files import check_source
 from solver.game.loop import OVER, IllegalEvent, check, new_game, step
-from solver.game.rules import N_DICE, PRESETS, Rules, preset
+from solver.game.rules import N_DICE, READINGS, Rules
 from solver.play.advise import advise
 from solver.play.events import as_whole, event_value, is_whole, refusal
 from solver.play.luck import Split, split
@@ -184,8 +184,8 @@ def rules_of(record) -> tuple[Rules, int]:
     if not (is_whole(record.get("version")) and as_whole(record["version"]) == VERSION):
         raise RecordError(f"unknown record version {show(record.get('version'))} (this version reads {VERSION})")
     reading = record.get("rules")
-    if reading not in PRESETS:
-        raise RecordError(f"\"rules\" must be one of {', '.join(PRESETS)}, not {show(reading)}")
+    if reading not in READINGS:
+        raise RecordError(f"\"rules\" must be one of {', '.join(READINGS)}, not {show(reading)}")
     players = record.get("players")
     if not is_whole(players) or not 2 <= as_whole(players) <= 4:
         raise RecordError(f"\"players\" must be 2, 3 or 4, not {show(players)}")
@@ -204,7 +204,7 @@ def rules_of(record) -> tuple[Rules, int]:
     if len(record["events"]) > MAX_EVENTS:
         raise RecordError(f"a game record holds at most {MAX_EVENTS:,} events, not {len(record['events']):,}")
     you = as_whole(you)
-    return preset(reading, players=players, target=target, speed=float(speed)), you
+    return Rules.from_options(reading=reading, players=players, target=target, speed=float(speed)), you
 
 
 def _speed(x) -> bool:
@@ -281,7 +281,7 @@ class Review:
 
     def to_dict(self):
         r = self.replay
-        return {"rules": r.rules.preset_name(), "players": r.rules.players, "target": r.rules.target,
+        return {"rules": r.rules.reading_name(), "players": r.rules.players, "target": r.rules.target,
                 "you": r.you, "seat": self.seat, "scores": list(r.scores), "winner": r.winner, "events": r.events,
                 "decisions": [d.to_dict() for d in self.decisions],
                 "total_loss_points": self.total_loss_points,

@@ -15,7 +15,7 @@ from solver.engine.solve import EPS, MAX_PI, MAX_VI, TOLERANCE
 from solver.engine.wasm import WASM
 from solver.errors import GonutsError
 from solver.game.moves import faces_table
-from solver.game.rules import N_DICE, preset
+from solver.game.rules import N_DICE, Rules
 from solver.lab.policies import maxpoints
 from solver.play import practice
 from solver.play.events import REFUSALS
@@ -53,7 +53,7 @@ def turn_rules(reading: str, players: int, speed: float) -> dict:
     """What a solved game needs beside its values, for every target up to the page's highest: the maxpoints
     rule (its decisions do not depend on the target: ``maxpoints`` solves the uncut turn) and the exact mean of
     a Go Nuts! round by its dice (``nuts_means``)."""
-    rules = preset(reading, players=players, target=SOLVE_TARGETS[1], speed=speed)
+    rules = Rules.from_options(reading=reading, players=players, target=SOLVE_TARGETS[1], speed=speed)
     mp = maxpoints(rules, N_DICE).roll_tn
     means = nuts_means(rules)
     return {"maxpoints": ["".join("1" if mp[t, n] else "0" for t in range(rules.target)) for n in range(N_DICE + 1)],
@@ -87,7 +87,7 @@ def reading_data(reading: str) -> dict:
     (``game.moves``: kind ``bust``, ``nuts`` with x = the round's dice, or ``move`` with x acorns
     and ``live`` dice after the one-die rule); p is the exact probability rounded once.
     ``nuts_gain``: ``replaces`` or ``adds to`` the turn points, the Go Nuts! round's acorns."""
-    rules = preset(reading)
+    rules = Rules.from_options(reading=reading)
     knobs = rules.to_dict()
     return {
         "rules": {k: v for k, v in knobs.items() if k not in ("players", "target")},
@@ -101,7 +101,7 @@ def game_data(table, progress=None) -> tuple[dict, bytes]:
     """What the page's core needs from one table (its payouts, its maxpoints rule, how its values are
     encoded) and the bytes of those values. ``progress(done, total)`` follows a 4-player encoding."""
     rules = table.rules
-    reading = rules.preset_name()
+    reading = rules.reading_name()
     if rules.game != "gonuts" or reading is None or rules.speed != 1.0:
         raise GonutsError(f"the page plays the rulebook and summary readings only, not {rules.describe()}")
     mp = maxpoints(rules, N_DICE).roll_tn[:rules.target]

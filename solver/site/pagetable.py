@@ -37,7 +37,7 @@ class PageTable:
 
 def page_table(rules, on_decode=None) -> PageTable | None:
     """The page's values of ``rules`` where the page data is shipped (4 players at target 50), else None."""
-    shipped = pagevalues.shipped_game(rules.players, rules.preset_name(), rules.target) if rules.game == "gonuts" \
+    shipped = pagevalues.shipped_game(rules.players, rules.reading_name(), rules.target) if rules.game == "gonuts" \
         else None
     if shipped is None or Rules.from_dict(shipped[0]["rules"]) != rules:
         return None

@@ -106,7 +106,7 @@ def page_game(item, on_decode=None):
     shape = (G,) * N + (N,)
     if sw["encoding"] == "f64":
         return rules, pagedata.decode(sw, blob, shape), payouts
-    path = cache_dir() / "page" / f"shares-{page_stem(N, rules.preset_name(), G)}-{sw['crc32']:08x}.npy"
+    path = cache_dir() / "page" / f"shares-{page_stem(N, rules.reading_name(), G)}-{sw['crc32']:08x}.npy"
     try:
         if cache_trusted(path, folder=False) is not None:
             raise ValueError("not safe to read")

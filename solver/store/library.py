@@ -40,7 +40,7 @@ def build_command(rules: Rules, out: Path | str) -> str:
     'gonuts-solve build --players 3 --target 30 --rules rulebook --out tables'
     """
     knobs = f"--game pig --players {rules.players} --target {rules.target}" if rules.game == "pig" else \
-        f"--players {rules.players} --target {rules.target} --rules {rules.preset_name()}"
+        f"--players {rules.players} --target {rules.target} --rules {rules.reading_name()}"
     return f"gonuts-solve build {knobs} --out {out}"
 
 

@@ -20,7 +20,7 @@ def shipped_dir() -> Path:
 
 def table_name(rules: Rules) -> str:
     """A file name that identifies the rules: presets by name, anything else by a hash."""
-    label = rules.preset_name() if rules.game == "gonuts" else None
+    label = rules.reading_name() if rules.game == "gonuts" else None
     base = f"{rules.game}-{rules.players}p-t{rules.target}"
     if rules.game == "pig":
         return base + ".npz"

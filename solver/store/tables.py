@@ -125,7 +125,7 @@ def save(path, rules: Rules, arrays: dict, solver_meta: dict, substates: int) ->
     meta = {
         "format": FORMAT, "schema": SCHEMA, "package_version": __version__,
         "game": rules.game, "players": rules.players, "target": rules.target,
-        "substates": substates, "rules": rules.to_dict(), "preset": rules.preset_name(),
+        "substates": substates, "rules": rules.to_dict(), "preset": rules.reading_name(),
         "solver": solver_meta,
         **rules.to_dict(),
         **{k: solver_meta.get(k) for k in SOLVER_KEYS},

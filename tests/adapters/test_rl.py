@@ -16,7 +16,7 @@ pytest.importorskip("pettingzoo", reason="the adapters' tests need the rl extra 
 
 from solver.adapters import gymnasium_env, openspiel_game, pettingzoo_env  # noqa: E402,F401 (registers GoNuts-v0, python_gonuts)
 from solver.engine.solve import solve  # noqa: E402
-from solver.game.rules import preset  # noqa: E402
+from solver.game.rules import Rules  # noqa: E402
 from solver.game.turn import turn_model  # noqa: E402
 
 
@@ -61,7 +61,7 @@ def test_pettingzoo_games_with_optimal_agents_win_as_the_table_says():
     env = pettingzoo_env.env(players=2, target=30)
     games = 4000
     wins = _play_pz(env, seed=11, games=games)
-    rules = preset("rulebook", target=30)
+    rules = Rules.from_options(reading="rulebook", target=30)
     p = float(solve(turn_model(rules), 2, 30).start_win[0, 0, 0])
     assert wins.sum() == games
     assert abs(wins[0] / games - p) < 4 * math.sqrt(p * (1 - p) / games)
@@ -72,7 +72,7 @@ def test_pettingzoo_info_is_the_table_and_regret_is_measured():
     from solver.store.locate import find_table
     env = pettingzoo_env.env()
     env.reset(seed=3)
-    table = tables.load(find_table(preset("rulebook")))
+    table = tables.load(find_table(Rules.from_options(reading="rulebook")))
     agent = env.agent_selection
     obs, _, _, _, info = env.last()
     o = obs["observation"]
@@ -199,7 +199,7 @@ def _openspiel_values(game):
 def test_openspiel_value_iteration_reproduces_our_tables(reading, target):
     game = pyspiel.load_game(f"python_gonuts(players=2,target={target},rules={reading})")
     values = _openspiel_values(game)
-    res = solve(turn_model(preset(reading, target=target)), 2, target)
+    res = solve(turn_model(Rules.from_options(reading=reading, target=target)), 2, target)
     checked = 0
     for key, v in values.items():
         m = re.match(r"scores=\[(\d+), (\d+)\] seat=(\d) t=(\d+) n=(\d) decide", key)
@@ -229,7 +229,7 @@ def test_openspiel_chance_nodes_are_exact_distributions():
     assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-12
     assert len(outcomes) <= game.max_chance_outcomes()
     # the Go Nuts! round of five dice (all squirrels, 1/32) is spread over its exact payouts
-    model = turn_model(preset("rulebook", players=3, target=20))
+    model = turn_model(Rules.from_options(reading="rulebook", players=3, target=20))
     labels = [state.action_to_string(pyspiel.PlayerId.CHANCE, a) for a, _ in outcomes]
     assert len(set(labels)) == len(labels)
     ends = sum(p for (a, p), label in zip(outcomes, labels) if "lost" in label or "Go Nuts!" in label)

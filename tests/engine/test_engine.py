@@ -10,7 +10,7 @@ import pytest
 import solver.engine.solve as engine
 from solver.engine.solve import ConvergenceWarning, solve
 from solver.game.payout import nuts_payout_table
-from solver.game.rules import Rules, preset
+from solver.game.rules import Rules
 from solver.game.turn import turn_model
 from solver.reference.bellman import bellman, plain_value_iteration
 
@@ -53,7 +53,7 @@ def _turn_win_prob_target1(rules):
 @pytest.mark.parametrize("name", ["rulebook", "summary"])
 def test_target_one_closed_form(players, name):
     """With target 1 the player to move wins with prob q, else play passes: w_k = q(1-q)^k / (1-(1-q)^N)."""
-    r = preset(name, players=players, target=1)
+    r = Rules.from_options(reading=name, players=players, target=1)
     q = _turn_win_prob_target1(r)
     res = solve(turn_model(r), players, 1)
     want = [float(q * (1 - q) ** k / (1 - (1 - q) ** players)) for k in range(players)]
@@ -61,11 +61,11 @@ def test_target_one_closed_form(players, name):
 
 
 CASES = [
-    preset("rulebook"), preset("summary"),
-    preset("rulebook", players=3, target=12), preset("summary", players=3, target=12),
-    preset("rulebook", players=4, target=6), preset("summary", players=4, target=6),
-    preset("rulebook", players=3, target=10, faces=(1, 3, 2), speed=0.5),
-    preset("summary", players=2, target=25, faces=(3, 1, 2), dog=(2, 3), speed=2.0),
+    Rules.from_options(reading="rulebook"), Rules.from_options(reading="summary"),
+    Rules.from_options(reading="rulebook", players=3, target=12), Rules.from_options(reading="summary", players=3, target=12),
+    Rules.from_options(reading="rulebook", players=4, target=6), Rules.from_options(reading="summary", players=4, target=6),
+    Rules.from_options(reading="rulebook", players=3, target=10, faces=(1, 3, 2), speed=0.5),
+    Rules.from_options(reading="summary", players=2, target=25, faces=(3, 1, 2), dog=(2, 3), speed=2.0),
     Rules(game="pig", target=30), Rules(game="pig", players=3, target=15),
 ]
 
@@ -126,7 +126,7 @@ def test_symmetric_orbit_and_first_player_advantage(rulebook2):
 
 
 def test_value_iteration_fallback_agrees(monkeypatch):
-    r = preset("rulebook", players=3, target=10)
+    r = Rules.from_options(reading="rulebook", players=3, target=10)
     ref = solve(turn_model(r), 3, 10)
     monkeypatch.setattr(engine, "MAX_PI", 0)
     vi = solve(turn_model(r), 3, 10)
@@ -138,7 +138,7 @@ def test_non_convergence_is_reported_and_warned(monkeypatch):
     monkeypatch.setattr(engine, "MAX_PI", 0)
     monkeypatch.setattr(engine, "MAX_VI", 1)
     with pytest.warns(ConvergenceWarning):
-        res = solve(turn_model(preset(target=8)), 2, 8)
+        res = solve(turn_model(Rules.from_options(target=8)), 2, 8)
     assert not res.converged and res.residual > 1e-12
 
 
@@ -147,12 +147,12 @@ import hashlib, sys, tempfile
 from pathlib import Path
 from solver.store import build
 from solver.store import tables
-from solver.game.rules import preset
+from solver.game.rules import Rules
 with tempfile.TemporaryDirectory() as d:
     for players in (2, 3):
         for reading in ("rulebook", "summary"):
             out = Path(d) / f"{players}-{reading}.npz"
-            build.build(preset(reading, players=players), out)
+            build.build(Rules.from_options(reading=reading, players=players), out)
             for name, a in sorted(tables.load(out).arrays.items()):
                 print(f"{players}-{reading}", name, hashlib.sha256(a.tobytes()).hexdigest())
 """
@@ -167,7 +167,7 @@ import numpy as np
 from solver.engine.evaluate import evaluate
 from solver.engine.respond import respond
 from solver.engine.solve import solve
-from solver.game.rules import Rules, preset
+from solver.game.rules import Rules
 from solver.game.turn import turn_model
 
 def digest(*arrays):
@@ -183,7 +183,7 @@ out = {}
 for reading, N, G, knobs in games:
     # the engine takes any number of players; the rules stop at 4, and a turn does not depend on them
     seats = min(N, 4)
-    rules = Rules(game="pig", players=seats, target=G) if reading == "pig" else preset(reading, players=seats,
+    rules = Rules(game="pig", players=seats, target=G) if reading == "pig" else Rules.from_options(reading=reading, players=seats,
                                                                                        target=G, **knobs)
     model = turn_model(rules)
     res = solve(model, N, G, store_values=True)
@@ -343,5 +343,5 @@ def test_progress_counts_the_work_of_each_layer():
     assert work[0] == 0 and np.all(np.diff(work) >= 0)
     assert np.abs(work / work[-1] - exact / exact[-1]).max() < 0.01      # short orbits are few
     seen = []
-    solve(turn_model(preset(players=2, target=12)), 2, 12, progress=lambda d, t: seen.append((d, t)))
+    solve(turn_model(Rules.from_options(players=2, target=12)), 2, 12, progress=lambda d, t: seen.append((d, t)))
     assert seen[-1][0] == seen[-1][1] and all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))

@@ -5,7 +5,7 @@ import pytest
 from solver.engine.evaluate import evaluate
 from solver.engine.solve import unpack_roll
 from solver.game.payout import nuts_payout_table
-from solver.game.rules import Rules, preset
+from solver.game.rules import Rules
 from solver.game.turn import gonuts_turn, turn_model
 from solver.lab.policies import PolicyError, hold, parse
 from solver.reference.bellman import plain_policy_evaluation
@@ -29,9 +29,9 @@ def test_optimal_against_itself_reproduces_the_table(rulebook2, rulebook3_small)
 
 
 CASES = [
-    (preset(target=20), ["hold:8", "maxpoints"]),
-    (preset("summary", target=20), ["dice:2-3-6-9-20", "hold:5/2"]),
-    (preset(players=3, target=10), ["hold:4", "maxpoints", "hold:7/1"]),
+    (Rules.from_options(target=20), ["hold:8", "maxpoints"]),
+    (Rules.from_options(reading="summary", target=20), ["dice:2-3-6-9-20", "hold:5/2"]),
+    (Rules.from_options(players=3, target=10), ["hold:4", "maxpoints", "hold:7/1"]),
     (Rules(game="pig", target=25), ["hold:20", "hold:12"]),
 ]
 
@@ -48,7 +48,7 @@ def test_exact_evaluation_agrees_with_plain_policy_iteration(rules, specs):
 
 def test_expected_turns_closed_form_target_one():
     """Target 1, everyone rolls: the game lasts Geometric(q) turns, mean 1/q."""
-    r = preset(players=3, target=1)
+    r = Rules.from_options(players=3, target=1)
     ev, _ = _eval(r, ["hold:1"] * 3)
     from test_engine import _turn_win_prob_target1
     q = float(_turn_win_prob_target1(r))
@@ -70,7 +70,7 @@ def test_simulation_agrees_with_exact_evaluation(specs, seed, rulebook2):
 
 def test_extreme_policies_still_finish_games():
     """Stopping right after the forced opening roll still scores sometimes, so games end."""
-    r = preset(target=10)
+    r = Rules.from_options(target=10)
     timid = parse("dice:0-0-0-0-1", r, 5)
     ev, _ = _eval(r, ["dice:0-0-0-0-1", "hold:1"])
     V, _ = plain_policy_evaluation(r, [unpack_roll(p.bits(10, 2, 5), 10, 5).reshape(10, 10, 10, 6) for p in (timid, hold(1, 10, 5))])
@@ -82,7 +82,7 @@ def test_extreme_policies_still_finish_games():
                                   "frobnicate", "nosuchmodule_xyz:f", "os:nosuchfunction"])
 def test_bad_policy_specs_are_refused(spec):
     with pytest.raises(PolicyError):
-        parse(spec, preset(), 5, lambda: None)
+        parse(spec, Rules.from_options(), 5, lambda: None)
 
 
 def test_broken_callables_are_reported():

@@ -13,7 +13,7 @@ import numpy as np
 from solver.engine import kernels, wasm
 from solver.engine.solve import model_arrays
 from solver.game.payout import nuts_payout_table
-from solver.game.rules import preset
+from solver.game.rules import Rules
 from solver.game.turn import gonuts_turn
 
 C_TYPES = {"int64_t": ("int64", ctypes.c_int64), "double": ("float64", ctypes.c_double),
@@ -45,7 +45,7 @@ def test_the_ctypes_structure_is_the_c_struct():
 def test_the_arrays_follow_the_structs_pointers_in_order_and_type():
     pointers = [(name, C_TYPES[ctype][0]) for name, ctype, pointer in struct_fields() if pointer]
     assert list(wasm.ARRAYS) == pointers
-    rules = preset("summary", players=2, target=12)
+    rules = Rules.from_options(reading="summary", players=2, target=12)
     arrays = model_arrays(gonuts_turn(rules, nuts_payout_table(rules)), rules.target)
     assert len(arrays) == len(pointers)
     for a, (name, kind) in zip(arrays, pointers):         # bool arrays go to C as uint8, as Kernel converts them

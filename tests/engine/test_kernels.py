@@ -16,7 +16,7 @@ import pytest
 from solver.engine import kernels
 from solver.engine.bits import packed_width
 from solver.engine.solve import model_arrays
-from solver.game.rules import preset
+from solver.game.rules import Rules
 from solver.game.turn import turn_model
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 @pytest.fixture(scope="module")
 def kernel():
-    rules = preset("rulebook", target=6)
+    rules = Rules.from_options(reading="rulebook", target=6)
     model = turn_model(rules)
     with kernels.Kernel(2, 2, 6, 5, model.start, packed_width(6, 5), model_arrays(model, 6)) as k:
         yield k

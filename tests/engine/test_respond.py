@@ -10,7 +10,7 @@ import pytest
 
 from solver.engine.respond import respond
 from solver.engine.solve import solve
-from solver.game.rules import Rules, preset
+from solver.game.rules import Rules
 from solver.game.turn import turn_model
 from solver.lab.policies import hold, thresholds
 from solver.lab.strategy import evaluate_policies, resolve, simulate_policies
@@ -19,8 +19,8 @@ from solver.reference.bellman import plain_policy_evaluation
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-@pytest.mark.parametrize("rules", [preset("rulebook", target=25), preset("summary", players=3, target=12),
-                                   preset("rulebook", players=4, target=6), Rules(game="pig", target=40)])
+@pytest.mark.parametrize("rules", [Rules.from_options(reading="rulebook", target=25), Rules.from_options(reading="summary", players=3, target=12),
+                                   Rules.from_options(reading="rulebook", players=4, target=6), Rules(game="pig", target=40)])
 def test_with_every_seat_greedy_it_is_optimal_play(rules):
     model, N, G = turn_model(rules), rules.players, rules.target
     opt = solve(model, N, G)
@@ -31,11 +31,11 @@ def test_with_every_seat_greedy_it_is_optimal_play(rules):
 
 
 CASES = [
-    (preset("rulebook", target=20), ["best", "hold:5"]),
-    (preset("summary", target=20), ["dice:3-4-6-8-10", "best"]),
+    (Rules.from_options(reading="rulebook", target=20), ["best", "hold:5"]),
+    (Rules.from_options(reading="summary", target=20), ["dice:3-4-6-8-10", "best"]),
     (Rules(game="pig", target=30), ["best", "hold:10"]),
-    (preset("rulebook", players=3, target=10), ["best", "hold:4", "dice:1-2-3-4-5"]),
-    (preset("summary", players=3, target=10), ["best", "best", "hold:3"]),
+    (Rules.from_options(reading="rulebook", players=3, target=10), ["best", "hold:4", "dice:1-2-3-4-5"]),
+    (Rules.from_options(reading="summary", players=3, target=10), ["best", "best", "hold:3"]),
 ]
 
 
@@ -55,7 +55,7 @@ def test_best_response_agrees_with_plain_value_iteration(rules, specs):
 
 
 def test_best_response_beats_every_fixed_policy_against_the_same_opponents():
-    rules = preset("rulebook", target=30)
+    rules = Rules.from_options(reading="rulebook", target=30)
     opponent = hold(8, 30, 5)
     best = evaluate_policies(rules, resolve(["best", "hold:8"], rules)).win_both_orders[0]
     G, D = rules.target, rules.substates
@@ -105,7 +105,7 @@ def test_evaluate_command_reports_the_best_response_and_its_convergence():
 
 
 def test_simple_rule_thresholds_are_exploitable_in_go_nuts():
-    rules = preset("rulebook", target=30)
+    rules = Rules.from_options(reading="rulebook", target=30)
     G, D = rules.target, rules.substates
     rule = thresholds([3, 4, 8, 12, 15], G, D, "dice:3-4-8-12-15")
     vs_best = evaluate_policies(rules, resolve(["dice:3-4-8-12-15", "best"], rules)).win_both_orders[0]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from solver.game.payout import nuts_gain_mean, nuts_gain_pmf, nuts_payout_table
-from solver.game.rules import preset
+from solver.game.rules import Rules
 from solver.reference.simulate import simulate_nuts_round
 
 
@@ -70,7 +70,7 @@ def test_zero_gain_and_mean_match_closed_forms(n, k):
 def test_payouts_agree_with_a_floating_point_sum_of_scipy_binomials():
     """A second method: P(T = m) from the closed form, binomials from scipy.stats, summed over 600 ticks."""
     from scipy.stats import binom
-    r = preset(players=3)
+    r = Rules.from_options(players=3)
     m = np.arange(1, 601)
     q = 5 / 6
     p_t = (1 - q ** m) ** 2 - (1 - q ** (m - 1)) ** 2
@@ -81,7 +81,7 @@ def test_payouts_agree_with_a_floating_point_sum_of_scipy_binomials():
 
 
 def test_table_rows_are_distributions_cut_at_target():
-    r = preset(target=20)
+    r = Rules.from_options(target=20)
     t = nuts_payout_table(r)
     assert t.shape == (6, 21) and np.all(t[0] == 0)
     assert np.allclose(t[1:].sum(1), 1.0, atol=1e-14, rtol=0)
@@ -93,7 +93,7 @@ def test_table_rows_are_distributions_cut_at_target():
 @pytest.mark.parametrize("players, n, speed", [(2, 1, 1.0), (2, 5, 1.0), (4, 3, 1.0), (3, 2, 1.5), (2, 4, 0.5)])
 def test_payout_matches_literal_race_simulation(players, n, speed):
     """Kolmogorov distance within the DKW bound at level 1e-6, and the mean within 4 standard errors."""
-    r = preset(players=players, speed=speed, target=200)
+    r = Rules.from_options(players=players, speed=speed, target=200)
     exact = nuts_gain_pmf(n, players - 1, r.dog_chance, r.acorn_chance, r.speed_fraction, cap=200)
     rounds = 100_000
     gains = simulate_nuts_round(r, n, rounds, np.random.default_rng(12345 + n + 10 * players))
@@ -106,7 +106,7 @@ def test_payout_matches_literal_race_simulation(players, n, speed):
 
 
 def test_speed_changes_the_distribution():
-    r = preset()
+    r = Rules.from_options()
     slow = nuts_gain_pmf(3, 1, r.dog_chance, r.acorn_chance, Fraction(1, 2), cap=50)
     fast = nuts_gain_pmf(3, 1, r.dog_chance, r.acorn_chance, Fraction(2), cap=50)
     def mean(p):

@@ -1,22 +1,22 @@
 import pytest
 
 from solver.errors import RulesError
-from solver.game.rules import Rules, preset
+from solver.game.rules import Rules
 
 
 def test_presets_follow_the_readings_table():
-    rb, su = preset("rulebook"), preset("summary")
+    rb, su = Rules.from_options(reading="rulebook"), Rules.from_options(reading="summary")
     assert (rb.nuts_costs_turn, rb.nuts_all_dice, rb.one_die) == (True, False, "rolled")
     assert (su.nuts_costs_turn, su.nuts_all_dice, su.one_die) == (False, True, "left")
-    assert rb == Rules() and rb.preset_name() == "rulebook" and su.preset_name() == "summary"
+    assert rb == Rules() and rb.reading_name() == "rulebook" and su.reading_name() == "summary"
     assert (rb.players, rb.target, rb.faces, rb.dog, rb.speed) == (2, 50, (2, 3, 1), (1, 5), 1.0)
     assert rb.p_acorn == pytest.approx(1 / 3) and rb.p_dog == pytest.approx(1 / 6)
 
 
 def test_rules_round_trip_through_dict():
-    r = preset("summary", players=3, target=20, faces=(3, 2, 1), dog=(2, 4), speed=1.5)
+    r = Rules.from_options(reading="summary", players=3, target=20, faces=(3, 2, 1), dog=(2, 4), speed=1.5)
     assert Rules.from_dict(r.to_dict()) == r
-    assert r.preset_name() == "summary"
+    assert r.reading_name() == "summary"
 
 
 @pytest.mark.parametrize("kwargs, word", [
@@ -32,8 +32,8 @@ def test_invalid_rules_are_refused_naming_the_knob(kwargs, word):
         Rules(**kwargs)
 
 
-def test_unknown_preset_and_knob():
-    with pytest.raises(RulesError, match="preset"):
-        preset("house")
+def test_unknown_reading_and_knob():
+    with pytest.raises(RulesError, match="reading must be one of rulebook, summary, not 'house'"):
+        Rules.from_options(reading="house")
     with pytest.raises(RulesError, match="unknown"):
         Rules.from_dict({"colour": "red"})

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.game.rules import preset
+from solver.game.rules import Rules
 from solver.lab.fair import fair_start
 from solver.lab.policies import TablePolicy
 from solver.reference.simulate import simulate
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_search_is_the_best_of_a_plain_loop(players):
-    table = tables.load(find_table(preset("rulebook", players=players)))
+    table = tables.load(find_table(Rules.from_options(reading="rulebook", players=players)))
     res = fair_start(table)
     sw, G, N = table.arrays["start_win"], table.target, players
     best = None
@@ -34,7 +34,7 @@ def test_the_search_is_the_best_of_a_plain_loop(players):
 
 @pytest.mark.slow
 def test_head_started_games_played_literally_win_as_the_table_says():
-    table = tables.load(find_table(preset("rulebook")))
+    table = tables.load(find_table(Rules.from_options(reading="rulebook")))
     res = fair_start(table)
     policy = TablePolicy(table)
     games = 40_000

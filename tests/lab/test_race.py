@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from solver.engine.solve import solve
-from solver.game.rules import Rules, preset
+from solver.game.rules import Rules
 from solver.game.turn import turn_model
 from solver.lab.policies import Policy, PolicyError, parse
 from solver.lab.strategy import evaluate_policies, race_rules
@@ -16,13 +16,13 @@ from solver.store.tables import Table
 @pytest.mark.slow
 def test_packed_decisions_equal_the_rule_state_by_state(players, spec):
     G = 50 if players < 4 else 10
-    rules = preset("rulebook", players=players, target=G)
+    rules = Rules.from_options(reading="rulebook", players=players, target=G)
     p = parse(spec, rules, 5)
     assert np.array_equal(p.bits(G, players, 5), Policy.bits(p, G, players, 5))
 
 
 def test_the_rule_reads_as_written():
-    rules = preset("rulebook")
+    rules = Rules.from_options(reading="rulebook")
     p = parse("race:5-7-15-27-37/8/10", rules, 5)
 
     def roll(s0, s1, t, n):
@@ -40,10 +40,10 @@ def test_the_rule_reads_as_written():
                                            ("race:1-2-3-4-5/x/2", "P must be"), ("race:0-0-0-0-0/4/0", "never")])
 def test_bad_race_rules_are_refused(spec, message):
     with pytest.raises(PolicyError, match=message):
-        parse(spec, preset("rulebook"), 5)
+        parse(spec, Rules.from_options(reading="rulebook"), 5)
 
 
-@pytest.mark.parametrize("rules, start", [(preset("rulebook", target=20), (2, 3, 6, 10, 14)),
+@pytest.mark.parametrize("rules, start", [(Rules.from_options(reading="rulebook", target=20), (2, 3, 6, 10, 14)),
                                           (Rules(game="pig", target=40), (15,))])
 @pytest.mark.slow
 def test_the_search_is_exact_and_never_worse_than_where_it_started(rules, start):

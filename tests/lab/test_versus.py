@@ -10,7 +10,7 @@ import pytest
 
 from solver.engine.solve import solve
 from solver.errors import GonutsError
-from solver.game.rules import Rules, preset
+from solver.game.rules import Rules
 from solver.game.turn import turn_model
 from solver.lab.policies import TablePolicy, parse
 from solver.lab.strategy import evaluate_policies
@@ -35,9 +35,9 @@ def _reference(rules, table, spec):
     return np.array([ev.win_when_starting((N - c) % N)[0] for c in range(N)])
 
 
-@pytest.mark.parametrize("rules", [preset("rulebook", target=20), preset("summary", target=20),
-                                   preset("rulebook", players=3, target=14), preset("summary", players=3, target=14),
-                                   preset("rulebook", players=4, target=9)], ids=lambda r: r.describe())
+@pytest.mark.parametrize("rules", [Rules.from_options(reading="rulebook", target=20), Rules.from_options(reading="summary", target=20),
+                                   Rules.from_options(reading="rulebook", players=3, target=14), Rules.from_options(reading="summary", players=3, target=14),
+                                   Rules.from_options(reading="rulebook", players=4, target=9)], ids=lambda r: r.describe())
 def test_every_seat_agrees_with_the_plain_evaluation(rules):
     table = _table(rules)
     specs = SPECS if rules.target > 9 else ["hold:3", "dice:1-2-3-4-5", "race:1-2-3-4-5/2/3"]
@@ -63,7 +63,7 @@ def test_pig_and_the_batches_change_nothing():
 
 
 def test_a_rule_that_is_not_a_table_of_scores_is_refused():
-    rules = preset("rulebook", target=10)
+    rules = Rules.from_options(reading="rulebook", target=10)
     table = _table(rules)
     bad = TablePolicy(table)                           # full tables have no (score, lead) rows
     with Versus(rules, table) as vs, pytest.raises(GonutsError, match="only rules that depend on"):

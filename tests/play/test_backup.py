@@ -3,14 +3,14 @@ import numpy as np
 import pytest
 
 from solver.engine.solve import solve
-from solver.game.rules import Rules, preset
+from solver.game.rules import Rules
 from solver.game.turn import turn_model
 from solver.play.backup import backup_state
 from solver.reference.bellman import bellman
 
 
-@pytest.mark.parametrize("rules", [preset("rulebook", players=3, target=15), preset("summary", players=3, target=15),
-                                   preset("summary", players=4, target=8), Rules(game="pig", players=3, target=14)],
+@pytest.mark.parametrize("rules", [Rules.from_options(reading="rulebook", players=3, target=15), Rules.from_options(reading="summary", players=3, target=15),
+                                   Rules.from_options(reading="summary", players=4, target=8), Rules(game="pig", players=3, target=14)],
                          ids=lambda r: r.describe())
 @pytest.mark.slow
 def test_one_state_backup_equals_the_numpy_operator(rules):

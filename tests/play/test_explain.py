@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.game.rules import preset
+from solver.game.rules import Rules
 from solver.play.advise import advise_path
 from solver.play.explain import explain_path
 from solver.reference.simulate import simulate_nuts_round
@@ -44,7 +44,7 @@ def test_the_next_roll_matches_closed_forms(players, dice):
 @pytest.mark.parametrize("dice", [1, 2, 5])
 def test_the_summary_reading_refills_when_one_die_is_left(dice, tmp_path):
     """Summary: a roll that leaves one live die showing an acorn: n (1/3) (1/6)^(n-1); its rounds use five dice."""
-    rules = preset("summary")
+    rules = Rules.from_options(reading="summary")
     Tables().get(rules)                               # built once into the cache if it is not there (0.5 s)
     e = explain_path(find_table(rules), (10, 20), 4, dice)
     assert e["p_one_die_refill"] == pytest.approx(dice * (1 / 3) * (1 / 6) ** (dice - 1), rel=1e-14)
@@ -139,7 +139,7 @@ def test_explain_where_stopping_already_wins():
     assert e["stop_at"] == 6 and len(P) == 6 and sum(P) == pytest.approx(1.0, abs=1e-12)
     # every move reaches the target at once; all cars lose the turn; all squirrels start a 2-dice round
     from solver.game.payout import nuts_payout_table
-    pay = nuts_payout_table(preset("rulebook"))[2]
+    pay = nuts_payout_table(Rules.from_options(reading="rulebook"))[2]
     assert P[0] == pytest.approx(1 / 36 + pay[0] / 4, abs=1e-15)
     assert P[-1] == pytest.approx(1 - 1 / 36 - 1 / 4 + pay[5:].sum() / 4, abs=1e-15)
     assert P[1:5] == pytest.approx([x / 4 for x in pay[1:5]], abs=1e-15)

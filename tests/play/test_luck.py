@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.game.rules import preset
+from solver.game.rules import Rules
 from solver.play.record import review, reviews
 from solver.reference.bellman import bellman
 from solver.store import build as builder
@@ -36,7 +36,7 @@ def small(tmp_path_factory):
     out = {}
     for players, reading, target in ((3, "rulebook", 14), (3, "summary", 14), (4, "rulebook", 12),
                                      (4, "summary", 12)):
-        rules = preset(reading, players=players, target=target)
+        rules = Rules.from_options(reading=reading, players=players, target=target)
         path = folder / f"{players}{reading}.npz"
         builder.build(rules, path)
         out[(players, reading)] = tables.load(path, expect=rules)
@@ -157,7 +157,7 @@ def literal_game(table, seed, mode):
         if scores[seat] >= G:
             break
         seat = (seat + 1) % N
-    record = {"format": "gonuts-game", "version": 1, "rules": rules.preset_name(), "players": N, "target": G,
+    record = {"format": "gonuts-game", "version": 1, "rules": rules.reading_name(), "players": N, "target": G,
               "you": 0, "mode": mode, "events": events}
     return record, first, before, parts, counts
 

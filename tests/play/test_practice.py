@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.game.rules import preset
+from solver.game.rules import Rules
 from solver.play.advise import advise
 from solver.play.dice import Mulberry32
 from solver.play.practice import CLOSE, CLOSE_ROUND_ADDS, SKIP, close_count, daily_seed, draw, page_values
@@ -63,7 +63,7 @@ def test_four_player_draws_from_the_pages_values_agree_with_the_exact_table(tmp_
     """The page's 4-player values are quantised; every drawn action is still the exact table's, and the
     chances are within the stated precision (1e-5)."""
     for reading in ("rulebook", "summary"):
-        rules = preset(reading, players=4, target=16)
+        rules = Rules.from_options(reading=reading, players=4, target=16)
         builder.build(rules, tmp_path / f"{reading}.npz")
         table = tables.load(tmp_path / f"{reading}.npz")
         decisions = [p.to_dict(rules) for p in draw(page_values(*pagevalues.page_game(table)), 3, 6)]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from solver.errors import one_line
-from solver.game.rules import N_DICE, preset
+from solver.game.rules import N_DICE, Rules
 from solver.play.record import RecordError, replay, review, rules_of
 from solver.reference.bellman import bellman
 
@@ -317,7 +317,7 @@ def test_review_counts_entries_from_1_as_the_pages_log_does(tmp_path):
 def test_a_record_says_its_go_nuts_speed_and_the_rules_follow_it():
     """The page writes "speed" into every record (its setup's More fold); an older record without it is at the
     printed speed; anything but a number above 0 and at most 100 is refused by name."""
-    assert rules_of(record([], target=20, speed=2))[0] == preset("rulebook", players=2, target=20, speed=2.0)
+    assert rules_of(record([], target=20, speed=2))[0] == Rules.from_options(reading="rulebook", players=2, target=20, speed=2.0)
     assert rules_of(record([], speed=0.5))[0].speed == 0.5
     without = record([])
     assert "speed" not in without and rules_of(without)[0].speed == 1.0

@@ -33,10 +33,10 @@ SOLVED = [((12, 20), 3, 4, "rulebook"), ((25, 5), 0, 5, "summary"), ((0, 29), 9,
 def shipped_advice(scores, turn, dice):
     """What advise computes for 3-4 players (play.backup from start_win), on the shipped 4-player page data
     that the page carries: the numbers the page must give to the last bit of float64."""
-    from solver.game.rules import preset
+    from solver.game.rules import Rules
     from solver.play.backup import backup_state
     from solver.site import pagedata, pagevalues
-    rules = preset("rulebook", players=4, target=50)
+    rules = Rules.from_options(reading="rulebook", players=4, target=50)
     d, blob = pagevalues.shipped_game(4, "rulebook", 50)
     W = pagedata.decode(d["start_win"], blob, (50,) * 4 + (4,))
     rolled, stopped = backup_state(rules, d["nuts_payout"], lambda g: W[scores[1:] + (scores[0] + g,)].tolist(),

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.game.rules import preset
+from solver.game.rules import Rules
 from solver.lab import grammar
 from solver.lab.policies import parse
 from solver.play.record import RecordError, replay
@@ -58,7 +58,7 @@ def test_the_policy_grammar_gives_the_fixtures_name_or_refusal(case):
 @pytest.mark.parametrize("case", [c for c in POLICIES if "error" not in c and "page_error" not in c
                                   and c["name"] != "optimal"], ids=lambda c: c["spec"][:40])
 def test_the_policies_the_cli_builds_carry_the_normalized_name(case):
-    rules = preset("rulebook", target=case.get("target", 50))
+    rules = Rules.from_options(reading="rulebook", target=case.get("target", 50))
     assert parse(case["spec"], rules, 5).name == case["name"]
 
 
@@ -102,7 +102,7 @@ def test_the_pages_rolls_are_the_rules_own(tmp_path):
     from solver.game.moves import outcome
     for name in ("rulebook", "summary"):
         data = pagegames.reading_data(name)
-        rules = preset(name)
+        rules = Rules.from_options(reading=name)
         for n in range(1, 6):
             rolls = data["rolls"][str(n)]
             assert sorted((a, s, c) for a, s, c, *_ in rolls) == sorted(

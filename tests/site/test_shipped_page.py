@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from solver.game.payout import nuts_payout_table
-from solver.game.rules import N_DICE, preset
+from solver.game.rules import N_DICE, Rules
 from solver.lab.policies import maxpoints
 from solver.play.explain import nuts_means
 from solver.reference.bellman import bellman
@@ -26,14 +26,14 @@ def shipped(request):
     got = pagevalues.shipped_game(4, reading, pagegames.TARGET)
     assert got is not None, f"tables/page/{pagevalues.page_stem(4, reading, pagegames.TARGET)}.* missing or damaged"
     d, blob = got
-    rules = preset(reading, players=4, target=pagegames.TARGET)
+    rules = Rules.from_options(reading=reading, players=4, target=pagegames.TARGET)
     W = pagedata.decode(d["start_win"], blob, (rules.target,) * 4 + (4,))
     return rules, d, W
 
 
 def test_the_shipped_game_describes_its_rules_exactly(shipped):
     rules, d, _ = shipped
-    assert (d["players"], d["target"], d["reading"], d["rules"]) == (4, 50, rules.preset_name(), rules.to_dict())
+    assert (d["players"], d["target"], d["reading"], d["rules"]) == (4, 50, rules.reading_name(), rules.to_dict())
     assert d["nuts_payout"] == nuts_payout_table(rules).tolist()           # exact: the same rationals rounded once
     mp = maxpoints(rules, N_DICE).roll_tn[:rules.target]
     assert d["maxpoints"] == ["".join("1" if mp[t, n] else "0" for t in range(rules.target)) for n in range(6)]
@@ -61,6 +61,6 @@ def test_the_shipped_values_are_a_fixed_point_of_the_independent_bellman_operato
     own = W.reshape(-1, 4)[states, 0]
     assert np.abs(b.value[:, 0] - own).max() <= 2 * d["start_win"]["precision"] + 1e-12
     # a wrong table is far off: the values of the other reading are not this one's fixed point
-    other = preset("summary" if rules.preset_name() == "rulebook" else "rulebook", players=4, target=G)
+    other = Rules.from_options(reading="summary" if rules.reading_name() == "rulebook" else "rulebook", players=4, target=G)
     wrong = bellman(other, nuts_payout_table(other), W, states)
     assert np.abs(wrong.value[:, 0] - own).max() > 100 * pagedata.BOUND

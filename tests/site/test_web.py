@@ -201,7 +201,7 @@ def test_go_nuts_rounds_follow_the_exact_payout(watched, players, dice):
     import numpy as np
 
     from solver.game.payout import nuts_gain_pmf
-    from solver.game.rules import preset
+    from solver.game.rules import Rules
     page = watched().open()
     gains = page.evaluate("""([players, dice]) => { const c = window.gonuts.core, r = c.rng(7), g = c.game(players, 'rulebook');
         const opp = []; for (let k = 1; k < players; k++) opp.push(k);
@@ -210,7 +210,7 @@ def test_go_nuts_rounds_follow_the_exact_payout(watched, players, dice):
         if (x.ticks.some((t, j) => t.dogs.length !== (j === 0 ? players - 1 : t.dogs.length))) throw new Error('dogs');
         if (!last.dogs.some((d) => d.dog)) throw new Error('the round ended without a dog');
         out.push(x.acorns); } return out; }""", [players, dice])
-    rules = preset("rulebook", players=players)
+    rules = Rules.from_options(reading="rulebook", players=players)
     pmf = nuts_gain_pmf(dice, players - 1, rules.dog_chance, rules.acorn_chance, rules.speed_fraction, 200)
     mean = float(pmf @ np.arange(len(pmf)))
     sd = math.sqrt(float(pmf @ (np.arange(len(pmf)) - mean) ** 2))

@@ -5,7 +5,7 @@ import os
 import pytest
 
 from solver.errors import TableError
-from solver.game.rules import preset
+from solver.game.rules import Rules
 from solver.play.advise import advise, advise_path
 from solver.store import checked
 
@@ -66,7 +66,7 @@ def test_a_damaged_kept_copy_is_ignored_and_checked_again(rb2_path, cache):
 def test_the_rules_asked_for_are_enforced_from_the_copy_too(rb2_path, cache):
     for _ in range(2):
         with pytest.raises(TableError, match="was built for"):
-            advise_path(rb2_path, (10, 20), 5, 3, expect=preset("summary"))
+            advise_path(rb2_path, (10, 20), 5, 3, expect=Rules.from_options(reading="summary"))
 
 
 def test_an_unusable_cache_folder_only_costs_time(rb2_path, cache):

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from solver.errors import TableError
-from solver.game.rules import preset
+from solver.game.rules import Rules
 from solver.store import build as builder
 from solver.store import tables
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-RULES4 = preset(players=4, target=30)
+RULES4 = Rules.from_options(players=4, target=30)
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +130,7 @@ def test_verify_passes_a_good_table_and_fails_wrong_ones(tmp_path):
 def test_mismatched_checkpoint_is_refused(tmp_path):
     out = tmp_path / "t.npz"
     ckpt = tmp_path / ".t.npz.checkpoint.npz"
-    np.savez(ckpt, rules=np.array(json.dumps(preset(target=9).to_dict(), sort_keys=True)), W=np.zeros((3, 2)),
+    np.savez(ckpt, rules=np.array(json.dumps(Rules.from_options(target=9).to_dict(), sort_keys=True)), W=np.zeros((3, 2)),
              bits=np.zeros((3, 1), np.uint8), stats=np.zeros((1, 3)), layers_done=np.array(1))
     p = subprocess.run([sys.executable, "-m", "cli", "build", "--target", "9", "--out", out, "--resume"],
                        cwd=ROOT, capture_output=True, text=True)
@@ -145,7 +145,7 @@ def test_checkpoints_take_at_most_a_tenth_of_the_build(tmp_path, monkeypatch):
     """After a save that took c seconds the next waits max(every, 10 c); the first waits `every`."""
     clock = [0.0]
     monkeypatch.setattr(builder.time, "monotonic", lambda: clock[0])
-    ckpt = builder._Checkpoint(tmp_path / "t.npz", preset(players=2, target=5), every=1.0)
+    ckpt = builder._Checkpoint(tmp_path / "t.npz", Rules.from_options(players=2, target=5), every=1.0)
     writes = []
 
     def write(state):

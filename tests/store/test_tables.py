@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from solver.errors import TableError
-from solver.game.rules import preset
+from solver.game.rules import Rules
 from solver.store import tables
 
 
@@ -17,7 +17,7 @@ def _copy_arrays(t):
 def test_round_trip_preserves_arrays_and_meta(rulebook2, rb2_path, tmp_path):
     path = tmp_path / "copy.npz"
     tables.save(path, rulebook2.rules, _copy_arrays(rulebook2), rulebook2.meta["solver"], 5)
-    back = tables.load(path, expect=preset())
+    back = tables.load(path, expect=Rules.from_options())
     for k, v in rulebook2.arrays.items():
         assert np.array_equal(back.arrays[k], v)
     assert back.meta["checksum"] == rulebook2.meta["checksum"]
@@ -106,9 +106,9 @@ def test_npz_is_a_zip_with_the_documented_members(rulebook2, rb2_path):
 
 def test_refuses_other_rules(rulebook2, rb2_path):
     with pytest.raises(TableError, match="summary"):
-        tables.load(rb2_path, expect=preset("summary"))
+        tables.load(rb2_path, expect=Rules.from_options(reading="summary"))
     with pytest.raises(TableError, match="target"):
-        tables.load(rb2_path, expect=preset(target=40))
+        tables.load(rb2_path, expect=Rules.from_options(target=40))
 
 
 def test_arrays_deflate_hardly_shrinks_are_stored_and_read_back_the_same(rulebook2, tmp_path):
