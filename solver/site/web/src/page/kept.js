@@ -2,26 +2,34 @@
  * offline, after a reload or an update: each entry holds its game (players, reading, target, speed), its values'
  * bytes and their CRC-32. An entry that is not whole (another shape, another length, another checksum, numbers
  * that are not probabilities) is dropped and the game solved again. The entries share a budget; past it the one
- * used least recently goes first. "Recently" is a counter kept with the entries, never the clock. */
+ * used least recently goes first. "Recently" is a counter, never the clock, kept with each game's size and spec in a
+ * store of their own ("usage"), so that marking a game used or choosing what to drop never reads any game's values. */
 import { crc32 } from "../core/pagevalues.js";
 import { data } from "./context.js";
 
-const DB = "gonuts-solved", STORE = "games", FORMAT = "gonuts-solved-1";
+const DB = "gonuts-solved", GAMES = "games", USAGE = "usage", FORMAT = "gonuts-solved-1";
 /** What the kept games may take together (solver/site/pagegames.py KEPT_BUDGET). */
 const BUDGET = data.solve ? data.solve.budget : 0;
 
 /** @typedef {{players: number, rules: string, target: number, speed: number}} Spec */
-/** @typedef {{key: string, format: string, spec: Spec, values: ArrayBuffer, crc32: number, used: number}} Entry */
+/** @typedef {{key: string, format: string, spec: Spec, values: ArrayBuffer, crc32: number}} Entry a game kept */
+/** @typedef {{key: string, spec: Spec, size: number, used: number}} Usage when a kept game was last used, and its size */
 
 /** @type {Promise<IDBDatabase | null> | null} */
 let opening = null;
-/** The database, or null where this browser keeps none (then nothing is kept: each game is solved once per visit). */
+/** The database, or null where this browser keeps none (then nothing is kept: each game is solved once per visit).
+ * Version 1 kept the counter inside each game; its games are let go (solved again when asked). */
 function open() {
   if (!opening) {
     opening = new Promise((resolve) => {
       try {
-        const req = indexedDB.open(DB, 1);
-        req.onupgradeneeded = () => { req.result.createObjectStore(STORE, { keyPath: "key" }); };
+        const req = indexedDB.open(DB, 2);
+        req.onupgradeneeded = () => {
+          const db = req.result;
+          for (const name of [GAMES, USAGE]) if (db.objectStoreNames.contains(name)) db.deleteObjectStore(name);
+          db.createObjectStore(GAMES, { keyPath: "key" });
+          db.createObjectStore(USAGE, { keyPath: "key" });
+        };
         req.onsuccess = () => resolve(req.result);
         req.onerror = () => resolve(null);
         req.onblocked = () => resolve(null);
@@ -32,8 +40,17 @@ function open() {
 }
 /** One request's answer (or null when it failed). @template T @param {IDBRequest<T>} req @returns {Promise<T | null>} */
 const answer = (req) => new Promise((resolve) => { req.onsuccess = () => resolve(req.result); req.onerror = () => resolve(null); });
-/** @param {IDBDatabase} db @param {IDBTransactionMode} mode */
-const store = (db, mode) => db.transaction(STORE, mode).objectStore(STORE);
+/** @param {IDBDatabase} db @param {string} name @param {IDBTransactionMode} mode */
+const store = (db, name, mode) => db.transaction(name, mode).objectStore(name);
+/** Every game's usage (small records: no values are read). @param {IDBDatabase} db @returns {Promise<Usage[]>} */
+const usages = async (db) => (/** @type {Usage[] | null} */ (await answer(store(db, USAGE, "readonly").getAll())) || []);
+/** The counter after every one kept. @param {Usage[]} all */
+const nextUse = (all) => Math.max(0, ...all.map((u) => (Number.isFinite(u.used) ? u.used : 0))) + 1;
+/** Let a game go, its values and its usage. @param {IDBDatabase} db @param {string} key */
+async function drop(db, key) {
+  await answer(store(db, GAMES, "readwrite").delete(key));
+  await answer(store(db, USAGE, "readwrite").delete(key));
+}
 
 /** Whether an entry is whole and is the game asked for. @param {any} e @param {string} key @param {Spec} spec */
 function whole(e, key, spec) {
@@ -57,12 +74,11 @@ export async function read(key, spec) {
   const db = await open();
   if (!db) return null;
   try {
-    const e = await answer(store(db, "readonly").get(key));
+    const e = await answer(store(db, GAMES, "readonly").get(key));
     if (!e) return null;
-    if (!whole(e, key, spec)) { await answer(store(db, "readwrite").delete(key)); return null; }
-    const all = /** @type {Entry[]} */ (await answer(store(db, "readonly").getAll())) || [];
-    e.used = Math.max(0, ...all.map((x) => (Number.isFinite(x.used) ? x.used : 0))) + 1;
-    await answer(store(db, "readwrite").put(e));
+    if (!whole(e, key, spec)) { await drop(db, key); return null; }
+    const used = nextUse(await usages(db));
+    await answer(store(db, USAGE, "readwrite").put({ key, spec: e.spec, size: e.values.byteLength, used }));
     return new Float64Array(e.values);
   } catch (err) { return null; }
 }
@@ -76,20 +92,20 @@ export async function write(key, spec, values) {
   const dropped = [];
   if (!db || values.byteLength > BUDGET) return { kept: false, dropped };
   try {
-    const all = (/** @type {any[]} */ (await answer(store(db, "readonly").getAll())) || []).filter((e) => e && e.key !== key);
-    let used = values.byteLength + all.reduce((a, e) => a + (e.values instanceof ArrayBuffer ? e.values.byteLength : 0), 0);
-    all.sort((a, b) => (Number(a.used) || 0) - (Number(b.used) || 0));
-    for (const e of all) {
-      if (used <= BUDGET) break;
-      await answer(store(db, "readwrite").delete(e.key));
-      used -= e.values instanceof ArrayBuffer ? e.values.byteLength : 0;
-      if (e.spec) dropped.push(e.spec);
+    const all = (await usages(db)).filter((u) => u && u.key !== key);
+    const size = (/** @type {Usage} */ u) => (Number.isFinite(u.size) ? u.size : 0);
+    let taken = values.byteLength + all.reduce((a, u) => a + size(u), 0);
+    for (const u of [...all].sort((a, b) => (Number(a.used) || 0) - (Number(b.used) || 0))) {
+      if (taken <= BUDGET) break;
+      await drop(db, u.key);
+      taken -= size(u);
+      if (u.spec) dropped.push(u.spec);
     }
     const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength).slice().buffer;
-    const next = Math.max(0, ...all.map((e) => (Number.isFinite(e.used) ? e.used : 0))) + 1;
     /** @type {Entry} */
-    const entry = { key, format: FORMAT, spec: { ...spec }, values: bytes, crc32: crc32(new Uint8Array(bytes)), used: next };
-    const ok = await answer(store(db, "readwrite").put(entry));
+    const entry = { key, format: FORMAT, spec: { ...spec }, values: bytes, crc32: crc32(new Uint8Array(bytes)) };
+    const ok = await answer(store(db, GAMES, "readwrite").put(entry));
+    if (ok !== null) await answer(store(db, USAGE, "readwrite").put({ key, spec: { ...spec }, size: bytes.byteLength, used: nextUse(all) }));
     return { kept: ok !== null, dropped };
   } catch (err) { return { kept: false, dropped }; }
 }
@@ -98,6 +114,5 @@ export async function write(key, spec, values) {
 export async function list() {
   const db = await open();
   if (!db) return [];
-  const all = /** @type {any[]} */ (await answer(store(db, "readonly").getAll())) || [];
-  return all.map((e) => ({ key: e.key, spec: e.spec, bytes: e.values instanceof ArrayBuffer ? e.values.byteLength : 0, used: e.used }));
+  return (await usages(db)).map((u) => ({ key: u.key, spec: u.spec, bytes: u.size, used: u.used }));
 }
