@@ -57,14 +57,6 @@ class Table:
         """The table's file (shipped with the package, or in the cache), or None for the page's values."""
         return Path(self.stored.path) if getattr(self.stored, "path", None) else None
 
-    @property
-    def players(self) -> int:
-        return self.rules.players
-
-    @property
-    def target(self) -> int:
-        return self.rules.target
-
     def advise(self, scores: Sequence[int], turn: int = 0, dice: int = 5) -> Any:
         """Roll or stop at this state: ``scores`` in turn order from the player to move, the turn's points, the
         live dice. Returns ``play.advise.Advice`` (``action``, ``win_if_roll``, ``win_if_stop``, ``players_if_roll``,
@@ -85,8 +77,9 @@ class Table:
         return tuple(float(x) for x in self.arrays["start_win"][tuple(scores)])
 
     def __getattr__(self, name: str) -> Any:
-        """Everything else of the stored table (``meta``, ``substates``, ``roll_at``, ``roll_array``), so that a
-        table from here goes wherever the library takes one (``solver.lab.plots.win(t)``, ``Versus(rules, t)``)."""
+        """Everything else of the stored table (``players``, ``target``, ``meta``, ``substates``, ``roll_at``,
+        ``roll_array``), so that a table from here goes wherever the library takes one (``solver.lab.plots.win(t)``,
+        ``Versus(rules, t)``)."""
         if name == "stored":                    # not set yet (a copy being made): no recursion
             raise AttributeError(name)
         return getattr(self.stored, name)

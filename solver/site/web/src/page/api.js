@@ -24,8 +24,7 @@ const onceLoaded = (fn, gameOf) => (...args) => {
 function ensure(key, onProgress) {
   const [p, r, g, v] = key;
   if (core.games().includes(core.key(p, r, g, v))) return core.load(p, r, fetchBytes).then(() => undefined);
-  return solved({ players: p, rules: r, target: /** @type {number} */ (g === undefined ? data.record.target : g), speed: v === undefined ? 1 : v },
-                { onProgress });
+  return solved({ players: p, rules: r, target: g, speed: v }, { onProgress });
 }
 /** @param {any} q @returns {Asked} */
 const ofQuery = (q) => [q.scores.length, q.rules === undefined ? "rulebook" : q.rules, q.target, q.speed];

@@ -63,8 +63,7 @@ export async function fetchBytes(url) {
 export async function ready(players, reading, target, speed, opts) {
   if (core.loaded(players, reading, target, speed)) return;
   if (!core.games().includes(core.key(players, reading, target, speed))) {
-    await solved({ players, rules: reading, target: /** @type {number} */ (target), speed: speed === undefined ? 1 : speed },
-                 { ui: true, cancel: !opts || opts.cancel !== false });
+    await solved({ players, rules: reading, target, speed }, { ui: true, cancel: !opts || opts.cancel !== false });
     return;
   }
   const note = $("loading");

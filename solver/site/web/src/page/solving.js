@@ -128,10 +128,15 @@ let last = null;
 export const lastSolve = () => last;
 /** @type {Map<string, Promise<void>>} */
 const running = new Map();
-/** Make a game usable: embedded (load it), kept in this browser (read it), or solved now. `ui`: say it on the page
- * (the estimate, a bar, Cancel); `cancel: false` offers no Cancel (a game being restored needs its values).
- * @param {Spec} spec @param {{ui?: boolean, cancel?: boolean, onProgress?: (p: Progress) => void}} [opts] */
-export function solved(spec, opts) {
+/** Make a game the page does not embed usable: kept in this browser (read it), or solved now. A target or speed
+ * left out is the page's own target, the printed speed. `ui`: say it on the page (the estimate, a bar, Cancel);
+ * `cancel: false` offers no Cancel (a game being restored needs its values).
+ * @param {{players: number, rules: string, target?: number, speed?: number}} asked
+ * @param {{ui?: boolean, cancel?: boolean, onProgress?: (p: Progress) => void}} [opts] */
+export function solved(asked, opts) {
+  /** @type {Spec} */
+  const spec = { players: asked.players, rules: asked.rules, target: asked.target === undefined ? data.record.target : asked.target,
+                 speed: asked.speed === undefined ? 1 : asked.speed };
   const key = core.key(spec.players, spec.rules, spec.target, spec.speed);
   const had = running.get(key);
   if (had) return had;
