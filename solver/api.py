@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.game.rules import Rules
-from solver.store.library import Progress, Tables
+from solver.store.library import Tables
+
+if TYPE_CHECKING:                # annotations only: the engine (numpy) loads when a table is built
+    from solver.engine.solve import Progress
 
 __all__ = ["Rules", "Table", "Tables", "table", "solve", "advise", "evaluate", "simulate"]
 

@@ -18,10 +18,18 @@ import signal
 import stat
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from collections.abc import Set as AbstractSet
 from pathlib import Path
+from types import FrameType
+from typing import IO, Union
 
 from solver.errors import GonutsError, show
+
+StrPath = Union[str, "os.PathLike[str]"]
+"""A path as callers give it: text or a ``Path``."""
+Refusal = Callable[[str], Exception]
+"""What a refusal is raised as: an error class (``GonutsError``, ``TableError``) or a function making one."""
 
 NAME_MAX = 255           # bytes in one file name (Linux, macOS)
 PATH_MAX = 4000          # bytes in a whole path (a little under Linux's 4096)
@@ -39,7 +47,7 @@ def reason(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
 
 
-def check_name(path, error=GonutsError) -> Path:
+def check_name(path: StrPath, error: Refusal = GonutsError) -> Path:
     """Refuse a path the system cannot hold: a name over NAME_MAX bytes, a path over PATH_MAX, a NUL."""
     path = Path(path)
     text = os.fsencode(path)
@@ -53,7 +61,7 @@ def check_name(path, error=GonutsError) -> Path:
     return path
 
 
-def check_source(path, what: str = "file", error=GonutsError) -> Path:
+def check_source(path: StrPath, what: str = "file", error: Refusal = GonutsError) -> Path:
     """Refuse, at once, a path to read that is missing or not a regular file (a FIFO would block)."""
     path = check_name(path, error)
     try:
@@ -67,7 +75,7 @@ def check_source(path, what: str = "file", error=GonutsError) -> Path:
     return path
 
 
-def destination(out, default_name: str, error=GonutsError) -> Path:
+def destination(out: StrPath, default_name: str, error: Refusal = GonutsError) -> Path:
     """Where ``--out`` writes: ``out`` itself, or ``out/default_name`` when ``out`` names a folder (it ends
     with a slash, or it is an existing folder)."""
     text = str(out)
@@ -76,27 +84,27 @@ def destination(out, default_name: str, error=GonutsError) -> Path:
     return Path(text)
 
 
-def check_destination(out, error=GonutsError) -> Path:
+def check_destination(out: StrPath, error: Refusal = GonutsError) -> Path:
     """Refuse, before any work, a destination that cannot be written: its folder missing or not writable,
     the name too long, or a path that exists and is anything but a regular file."""
-    out = check_name(out, error)
-    folder = out.parent if str(out.parent) else Path(".")
+    path = check_name(out, error)
+    folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
-        raise error(f"cannot write {out}: folder {folder} does not exist")
+        raise error(f"cannot write {path}: folder {folder} does not exist")
     try:
-        st = os.stat(out)
+        st = os.stat(path)
     except FileNotFoundError:
         st = None
     except OSError as exc:
-        raise error(f"cannot write {out}: {reason(exc)}") from None
+        raise error(f"cannot write {path}: {reason(exc)}") from None
     if st is not None and not stat.S_ISREG(st.st_mode):
-        raise error(f"cannot write {out}: it is {kind(st.st_mode)}; give the path of a regular file")
+        raise error(f"cannot write {path}: it is {kind(st.st_mode)}; give the path of a regular file")
     if not os.access(folder, os.W_OK):
-        raise error(f"cannot write {out}: folder {folder} is not writable")
-    return out
+        raise error(f"cannot write {path}: folder {folder} is not writable")
+    return path
 
 
-def atomic_write(path, write, error=GonutsError) -> None:
+def atomic_write(path: StrPath, write: Callable[[IO[bytes]], object], error: Refusal = GonutsError) -> None:
     """Call ``write(binary_file)`` on a temporary file beside ``path``, fsync it and rename it into place.
 
     Anything that stops it (an OSError such as a full disk, a signal's exception) removes the temporary
@@ -122,7 +130,7 @@ def atomic_write(path, write, error=GonutsError) -> None:
     sync_folder(folder)
 
 
-def sync_folder(folder) -> None:
+def sync_folder(folder: StrPath) -> None:
     """fsync a folder, so that a rename in it survives a power cut (best effort)."""
     try:
         dfd = os.open(folder, os.O_RDONLY)
@@ -135,28 +143,32 @@ def sync_folder(folder) -> None:
 
 
 @contextlib.contextmanager
-def uninterrupted():
+def uninterrupted() -> Iterator[None]:
     """Hold SIGINT and SIGTERM back for a few steps that must finish together (renaming a new folder into
     the place of an old one); a signal that came meanwhile takes effect when they are done."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = []
-    saved = {s: signal.signal(s, lambda signum, frame: held.append(signum)) for s in (signal.SIGINT, signal.SIGTERM)}
+    held: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(signum)
+
+    saved = {s: signal.signal(s, hold) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
         for s, handler in saved.items():
             signal.signal(s, handler)
         if held:
-            handler = saved[held[0]]
+            handler = saved[signal.Signals(held[0])]
             if callable(handler):
                 handler(held[0], None)
             elif handler == signal.SIG_DFL:
                 signal.raise_signal(held[0])
 
 
-def untrusted(path, folder: bool) -> str | None:
+def untrusted(path: StrPath, folder: bool) -> str | None:
     """None if ``path`` may be trusted as this program's own: a folder (or with ``folder`` false, a regular
     file), not a link, owned by this user and writable by nobody else. Otherwise why not, in words. (Not
     POSIX: no owners to check, only the kind.)"""
@@ -177,14 +189,14 @@ def untrusted(path, folder: bool) -> str | None:
     return None
 
 
-def cache_trusted(path, folder: bool = True) -> str | None:
+def cache_trusted(path: StrPath, folder: bool = True) -> str | None:
     """``untrusted`` of ``path`` inside the cache and of every folder between it and the cache's root: None
     when a file there may be read as this program's own (nobody else could have planted or changed it)."""
-    root, path = cache_dir(), Path(path)
+    root, where = cache_dir(), Path(path)
     try:
-        parts = path.relative_to(root).parts
+        parts = where.relative_to(root).parts
     except ValueError:
-        return f"{path} is not in the cache {root}"
+        return f"{where} is not in the cache {root}"
     for i in range(len(parts) + 1):
         level = root.joinpath(*parts[:i])
         why = untrusted(level, folder or i < len(parts))
@@ -193,7 +205,7 @@ def cache_trusted(path, folder: bool = True) -> str | None:
     return None
 
 
-_PRIVATE: list = []           # the private folder this process works in when the cache's root is not safe
+_PRIVATE: list[Path] = []           # the private folder this process works in when the cache's root is not safe
 
 
 def default_cache() -> Path:
@@ -264,7 +276,7 @@ def notice(text: str) -> None:
         pass
 
 
-def _cache_error(message):
+def _cache_error(message: str) -> GonutsError:
     return GonutsError(f"GONUTS_SOLVE_CACHE: {message}")
 
 
@@ -297,7 +309,7 @@ def cache_folder(*parts: str) -> Path:
     return folder
 
 
-def replace_folder(folder: Path, files: dict, keep: AbstractSet[str] = frozenset()) -> None:
+def replace_folder(folder: Path, files: dict[str, bytes], keep: AbstractSet[str] = frozenset()) -> None:
     """Write ``files`` ({relative name: bytes}) as the whole of ``folder``, atomically: into a new folder
     beside it, then renamed into its place, so that an interruption (a signal, a full disk) leaves the old
     folder whole. The files of ``keep`` (relative names in the old folder) are carried over by hard links.

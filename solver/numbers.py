@@ -15,28 +15,30 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TypeVar
 
 from solver.errors import GonutsError, UsageError, show
 
 MAX_DIGITS = 12
 BLANKS = " \t\n\r\f\v"
 _WHOLE = re.compile(r"-?[0-9]+", re.ASCII)
+_N = TypeVar("_N", int, float)
 _REAL = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]{1,3})?", re.ASCII)
 
 
-def _span(lo, hi) -> str:
+def _span(lo: float | None, hi: float | None) -> str:
     if lo is not None and hi is not None:
         return f"from {lo:g} to {hi:g}" if isinstance(lo, float) or isinstance(hi, float) else f"from {lo} to {hi}"
     return f"at least {lo}" if lo is not None else f"at most {hi}"
 
 
-def _in_range(value, what, lo, hi):
+def _in_range(value: _N, what: str, lo: float | None, hi: float | None) -> _N:
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise GonutsError(f"{what} must be {_span(lo, hi)}, not {show(value)}")
     return value
 
 
-def whole(text, what: str, lo: int | None = 0, hi: int | None = None) -> int:
+def whole(text: object, what: str, lo: int | None = 0, hi: int | None = None) -> int:
     """One whole number in [lo, hi] (either bound may be None)."""
     s = str(text).strip(BLANKS)
     if not _WHOLE.fullmatch(s):
@@ -48,7 +50,8 @@ def whole(text, what: str, lo: int | None = 0, hi: int | None = None) -> int:
     return _in_range(int(s), what, lo, hi)
 
 
-def wholes(text, what: str, count: int | None = None, lo: int | None = 0, hi: int | None = None) -> list:
+def wholes(text: object, what: str, count: int | None = None, lo: int | None = 0,
+           hi: int | None = None) -> list[int]:
     """'1, 2,3' -> [1, 2, 3]: comma-separated whole numbers, none empty; ``count`` of them if given."""
     fields = str(text).split(",")
     if any(not f.strip(BLANKS) for f in fields):
@@ -59,7 +62,8 @@ def wholes(text, what: str, count: int | None = None, lo: int | None = 0, hi: in
     return values
 
 
-def real(text, what: str, lo: float | None = None, hi: float | None = None, above: float | None = None) -> float:
+def real(text: object, what: str, lo: float | None = None, hi: float | None = None,
+         above: float | None = None) -> float:
     """One finite decimal number in [lo, hi], and greater than ``above`` if given."""
     s = str(text).strip(BLANKS)
     if not _REAL.fullmatch(s):

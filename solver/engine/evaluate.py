@@ -18,13 +18,14 @@ is refused.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from solver.engine.bits import packed_width
 from solver.engine.kernels import Kernel
-from solver.engine.solve import layer_work, model_arrays, orbit_layers
+from solver.engine.solve import Progress, layer_work, model_arrays, orbit_layers
 from solver.errors import GonutsError
 from solver.game.turn import TurnModel
 
@@ -39,14 +40,15 @@ class EvalResult:
     values: np.ndarray        # (N, G**N, N + 1): V_a for each seat a to move
     seconds: float
 
-    def win_when_starting(self, seat: int, scores=None) -> np.ndarray:
+    def win_when_starting(self, seat: int, scores: Sequence[int] | None = None) -> np.ndarray:
         """Every seat's win probability (absolute seat order) when ``seat`` moves first."""
         N, G = self.players, self.target
         idx = 0 if scores is None else int(np.ravel_multi_index(tuple(scores), (G,) * N))
         rel = self.values[seat, idx, :N]
-        return np.array([rel[(a - seat) % N] for a in range(N)])
+        return np.array([rel[(a - seat) % N] for a in range(N)], dtype=np.float64)
 
     def turns_when_starting(self, seat: int) -> float:
+        """The expected number of turns left when ``seat`` moves first from 0-0."""
         return float(self.values[seat, 0, self.players])
 
     @property
@@ -56,19 +58,21 @@ class EvalResult:
 
     @property
     def expected_turns(self) -> float:
+        """The expected number of turns in a game, seat 0 first."""
         return self.turns_when_starting(0)
 
     @property
     def win_both_orders(self) -> np.ndarray:
         """Each seat's win probability averaged over which seat moves first."""
-        return np.mean([self.win_when_starting(a) for a in range(self.players)], axis=0)
+        return np.asarray(np.mean([self.win_when_starting(a) for a in range(self.players)], axis=0))
 
     @property
     def expected_turns_both_orders(self) -> float:
         return float(np.mean([self.turns_when_starting(a) for a in range(self.players)]))
 
 
-def evaluate(model: TurnModel, players: int, target: int, seat_bits, progress=None) -> EvalResult:
+def evaluate(model: TurnModel, players: int, target: int, seat_bits: Sequence[np.ndarray],
+             progress: Progress | None = None) -> EvalResult:
     """Exact values when seat a follows ``seat_bits[a]`` (packed decisions, (G**N, nbytes) uint8)."""
 
     t0 = time.perf_counter()

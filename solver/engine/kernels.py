@@ -34,8 +34,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import IO, Any, TypeVar
 
 import numpy as np
 
@@ -58,6 +60,11 @@ LIBRARY_SUFFIX = ".dll" if sys.platform == "win32" else ".so"
 MIN_PARALLEL = 64          # orbits in a layer below which one thread does it all
 PARTS_PER_THREAD = 8       # a layer's orbits in this many parts per thread, for balance
 
+ModelArrays = tuple[np.ndarray, ...]
+"""A turn model as the kernel's twelve arrays (``solve.model_arrays``; the order of ``Model``'s pointers)."""
+VersusJob = tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""One ``versus_pass``: (K, dopt, obase, dcand, coff, W, gap)."""
+_T = TypeVar("_T")
 _i64, _f64, _u8 = ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_uint8)
 
 
@@ -182,7 +189,7 @@ def load() -> ctypes.CDLL:
     return lib
 
 
-def _first_line(exc) -> str:
+def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
@@ -214,7 +221,7 @@ def _compile(cc: list[str], path: Path) -> float:
             raise CompileError(f"compiling the solver kernel with {name} exited 0 but {wrong}: set CC to a C "
                                "compiler (gcc, clang) or unset it")
 
-        def write(fh):
+        def write(fh: IO[bytes]) -> None:
             if hasattr(os, "fchmod"):                   # POSIX: readable and runnable by its owner only
                 os.fchmod(fh.fileno(), 0o700)
             fh.write(built.read_bytes())
@@ -222,16 +229,16 @@ def _compile(cc: list[str], path: Path) -> float:
     return time.perf_counter() - t0
 
 
-def _ptr(a: np.ndarray, kind):
+def _ptr(a: np.ndarray, kind: type[ctypes._Pointer[Any]]) -> Any:
     return a.ctypes.data_as(kind)
 
 
-def _in(dtype):
+def _in(dtype: type[np.generic]) -> type[np.ctypeslib._ndptr[Any]]:
     """An array the kernel reads: this dtype, C-contiguous."""
     return np.ctypeslib.ndpointer(dtype=dtype, flags=("C_CONTIGUOUS", "ALIGNED"))
 
 
-def _out(dtype):
+def _out(dtype: type[np.generic]) -> type[np.ctypeslib._ndptr[Any]]:
     """An array the kernel writes: this dtype, C-contiguous and writeable."""
     return np.ctypeslib.ndpointer(dtype=dtype, flags=("C_CONTIGUOUS", "ALIGNED", "WRITEABLE"))
 
@@ -239,35 +246,35 @@ def _out(dtype):
 class Kernel:
     """One game's model arrays bound for the C functions (kept alive while the kernel runs)."""
 
-    def __init__(self, N, K, G, D, start, nbytes, arrays):
+    def __init__(self, N: int, K: int, G: int, D: int, start: int, nbytes: int, arrays: ModelArrays) -> None:
         if N > 8:
             raise GonutsError(f"the solver kernel handles up to 8 players, not {N}")
         (mv_ptr, mv_p, mv_da, mv_dst, en_ptr, en_p, en_dist, en_rel, dists, tails, abs_used, rel_used) = arrays
-        self.keep = [np.ascontiguousarray(mv_ptr, np.int64), np.ascontiguousarray(mv_p, np.float64),
+        self.keep: list[np.ndarray] = [np.ascontiguousarray(mv_ptr, np.int64), np.ascontiguousarray(mv_p, np.float64),
                      np.ascontiguousarray(mv_da, np.int64), np.ascontiguousarray(mv_dst, np.int64),
                      np.ascontiguousarray(en_ptr, np.int64), np.ascontiguousarray(en_p, np.float64),
                      np.ascontiguousarray(en_dist, np.int64), np.ascontiguousarray(en_rel, np.uint8),
                      np.ascontiguousarray(dists, np.float64), np.ascontiguousarray(tails, np.float64),
                      np.ascontiguousarray(abs_used, np.uint8), np.ascontiguousarray(rel_used, np.uint8)]
-        kinds = [_i64, _f64, _i64, _i64, _i64, _f64, _i64, _u8, _f64, _f64, _u8, _u8]
+        kinds: list[type[ctypes._Pointer[Any]]] = [_i64, _f64, _i64, _i64, _i64, _f64, _i64, _u8, _f64, _f64, _u8, _u8]
         self.model = Model(N, K, G, G ** (N - 1), D, start, len(self.keep[8]), nbytes,
                            *[_ptr(a, k) for a, k in zip(self.keep, kinds)])
         self.lib = load()
         self.threads = threads()
         self.pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
 
-    def close(self):
+    def close(self) -> None:
+        """Let the threads go."""
         if self.pool is not None:
             self.pool.shutdown()
 
-    def __enter__(self):
+    def __enter__(self) -> Kernel:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
-        return False
 
-    def _split(self, reps, call):
+    def _split(self, reps: Sequence[int] | np.ndarray, call: Callable[[int, int], int]) -> None:
         """Run call(lo, hi) over reps in contiguous parts, in parallel: ``PARTS_PER_THREAD`` parts per
         thread, taken by whichever thread is free, so that no thread waits long at the layer's end
         for another's costlier orbits."""
@@ -277,7 +284,7 @@ class Kernel:
         bounds = [(i * nr // parts, (i + 1) * nr // parts) for i in range(parts)]
         self._each(lambda b: call(*b), bounds)
 
-    def _each(self, call, items):
+    def _each(self, call: Callable[[_T], int], items: Sequence[_T]) -> None:
         """call(item) for every item, in parallel on the pool when there are several; a C function's
         non-zero return (out of memory) becomes a MemoryError."""
         if self.pool is not None and len(items) > 1:
@@ -287,34 +294,40 @@ class Kernel:
         if any(codes):
             raise MemoryError("the solver kernel ran out of memory")
 
-    def solve_layer(self, reps, W, bits, rw, sw, store_values, tol, eps, max_pi, max_vi, stats):
+    def solve_layer(self, reps: np.ndarray, W: np.ndarray, bits: np.ndarray, rw: np.ndarray, sw: np.ndarray,
+                    store_values: bool, tol: float, eps: float, max_pi: int, max_vi: int, stats: np.ndarray) -> None:
+        """Solve one layer's orbits ``reps`` in place (``W``, ``bits``, ``rw``/``sw``, ``stats``): kernels.c's
+        solve_layer."""
         reps = np.ascontiguousarray(reps, np.int64)
         args = (W, bits, rw, sw, int(store_values), float(tol), float(eps), int(max_pi), int(max_vi), stats)
         self._split(reps, lambda lo, hi: self.lib.solve_layer(ctypes.byref(self.model), reps, lo, hi, *args))
 
-    def respond_layer(self, reps, V, pbits, greedy, bits, tol, eps, max_pi, max_vi, stats):
+    def respond_layer(self, reps: np.ndarray, V: np.ndarray, pbits: np.ndarray, greedy: np.ndarray,
+                      bits: np.ndarray, tol: float, eps: float, max_pi: int, max_vi: int, stats: np.ndarray) -> None:
+        """The best response of one layer against fixed decisions ``pbits``: kernels.c's respond_layer."""
         reps = np.ascontiguousarray(reps, np.int64)
         args = (V, pbits, greedy, bits, float(tol), float(eps), int(max_pi), int(max_vi), stats)
         self._split(reps, lambda lo, hi: self.lib.respond_layer(ctypes.byref(self.model), reps, lo, hi, *args))
 
-    def gains_rows(self, room, rows, off, out):
+    def gains_rows(self, room: np.ndarray, rows: np.ndarray, off: np.ndarray, out: np.ndarray) -> None:
         """The turn's gain distribution under each packed decisions row (see versus.py)."""
         room = np.ascontiguousarray(room, np.int64)
         rows = np.ascontiguousarray(rows, np.uint8)
         off = np.ascontiguousarray(off, np.int64)
         self._split(room, lambda lo, hi: self.lib.gains_rows(ctypes.byref(self.model), lo, hi, room, rows, off, out))
 
-    def versus(self, jobs):
+    def versus(self, jobs: Sequence[VersusJob]) -> None:
         """Run ``versus_pass`` on each job (K, dopt, obase, dcand, coff, W, gap) in parallel, one thread
         each: the passes share nothing they write."""
         N, G = self.model.N, self.model.G
 
-        def run(job):
+        def run(job: VersusJob) -> int:
             K, dopt, obase, dcand, coff, W, gap = job
-            return self.lib.versus_pass(N, G, K, dopt, obase, dcand, coff, W, gap)
+            return int(self.lib.versus_pass(N, G, K, dopt, obase, dcand, coff, W, gap))
         self._each(run, jobs)
 
-    def evaluate_layer(self, reps, V, pbits, gaps):
+    def evaluate_layer(self, reps: np.ndarray, V: np.ndarray, pbits: np.ndarray, gaps: np.ndarray) -> None:
+        """The values of one layer under fixed decisions ``pbits``: kernels.c's evaluate_layer."""
         reps = np.ascontiguousarray(reps, np.int64)
         self._split(reps, lambda lo, hi: self.lib.evaluate_layer(ctypes.byref(self.model), reps, lo, hi, V, pbits,
                                                                  gaps))

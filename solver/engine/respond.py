@@ -18,6 +18,7 @@ stopping rule, tolerance and convergence report as ``engine.solve``.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +30,7 @@ from solver.engine.solve import (
     MAX_PI,
     MAX_VI,
     TOLERANCE,
+    Progress,
     convergence,
     layer_work,
     model_arrays,
@@ -41,7 +43,7 @@ from solver.game.turn import TurnModel
 class ResponseResult:
     players: int
     target: int
-    greedy: tuple                # the seats that played to win
+    greedy: tuple[int, ...]      # the seats that played to win
     bits: np.ndarray             # (N, G**N, nbytes): packed decisions of every seat (fixed seats: as given)
     values: np.ndarray           # (N, G**N, N): win probabilities when seat a is to move, turn order from it
     converged: bool
@@ -50,27 +52,28 @@ class ResponseResult:
     tolerance: float
     seconds: float
 
-    def report(self) -> dict:
+    def report(self) -> dict[str, object]:
+        """The solver's numbers, as a table's ``solver`` meta says them."""
         return {"method": "layered orbit policy iteration (best response)", "tolerance": self.tolerance,
                 "residual": self.residual, "iterations": self.iterations, "converged": self.converged,
                 "seconds": round(self.seconds, 4), "greedy_seats": list(self.greedy)}
 
 
-def respond(model: TurnModel, players: int, target: int, seat_bits, greedy, *, tol: float = TOLERANCE,
-            progress=None) -> ResponseResult:
+def respond(model: TurnModel, players: int, target: int, seat_bits: Sequence[np.ndarray | None],
+            greedy: Iterable[int], *, tol: float = TOLERANCE, progress: Progress | None = None) -> ResponseResult:
     """Best response of the seats in ``greedy`` to the others' ``seat_bits`` (packed, (G**N, nbytes) each;
     ignored for greedy seats, which may be None)."""
     t0 = time.perf_counter()
     N, G, D = players, target, model.substates
     S, nbytes = G ** N, packed_width(G, D)
-    greedy = tuple(sorted(set(int(a) for a in greedy)))
-    if not greedy or not all(0 <= a < N for a in greedy):
-        raise ValueError(f"greedy seats must be some of 0..{N - 1}, not {greedy}")
+    seats = tuple(sorted(set(int(a) for a in greedy)))
+    if not seats or not all(0 <= a < N for a in seats):
+        raise ValueError(f"greedy seats must be some of 0..{N - 1}, not {seats}")
     pbits = np.zeros((N, S, nbytes), dtype=np.uint8)
     for a, b in enumerate(seat_bits):
-        if a not in greedy:
+        if a not in seats:
             pbits[a] = np.asarray(b, dtype=np.uint8).reshape(S, nbytes)
-    mask = np.array([a in greedy for a in range(N)], dtype=np.uint8)
+    mask = np.array([a in seats for a in range(N)], dtype=np.uint8)
     reps, ptr = orbit_layers(N, G, canonical=False)
     work = layer_work(N, G, ptr)
     V = np.zeros((N, S, N))
@@ -83,5 +86,5 @@ def respond(model: TurnModel, players: int, target: int, seat_bits, greedy, *, t
             if progress is not None:
                 progress(int(work[layer + 1]), int(work[-1]))
     residual, converged, iterations = convergence(stats, tol, "best response")
-    return ResponseResult(N, G, greedy, pbits, V, converged, residual, iterations, tol,
+    return ResponseResult(N, G, seats, pbits, V, converged, residual, iterations, tol,
                           time.perf_counter() - t0)

@@ -39,14 +39,15 @@ from __future__ import annotations
 
 import time
 import warnings
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
 from solver.engine import kernels
 from solver.engine.bits import packed_width
-from solver.engine.kernels import Kernel
+from solver.engine.kernels import Kernel, ModelArrays
 from solver.errors import GonutsError
 from solver.game.turn import TurnModel
 
@@ -54,6 +55,11 @@ TOLERANCE = 1e-12
 EPS = 1e-13
 MAX_PI = 50
 MAX_VI = 100_000
+
+Progress = Callable[[int, int], object]
+"""``progress(done, total)``: called as long work goes on (a bar, a callback of the caller's)."""
+Checkpoint = Callable[[dict[str, Any]], object]
+"""``checkpoint(state)``: given the solve's arrays after each layer (``solve``'s ``resume`` takes them back)."""
 
 
 class ConvergenceWarning(RuntimeWarning):
@@ -78,7 +84,7 @@ class SolveResult:
     seconds: float
     states: int
     method: str = "layered orbit policy iteration"
-    timings: dict = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
 
     @property
     def roll(self) -> np.ndarray:
@@ -87,6 +93,7 @@ class SolveResult:
 
     @property
     def first_player_win(self) -> float:
+        """The first player's win probability at 0-0."""
         return float(self.start_win[(0,) * self.players + (0,)])
 
 
@@ -96,7 +103,7 @@ def unpack_roll(bits: np.ndarray, target: int, substates: int) -> np.ndarray:
     return np.unpackbits(bits, axis=-1, count=n).reshape(bits.shape[:-1] + (target, substates + 1)).astype(bool)
 
 
-def orbit_layers(players: int, target: int, canonical: bool = True):
+def orbit_layers(players: int, target: int, canonical: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """States grouped by score sum, descending: the order in which layers are solved.
 
     With ``canonical`` only the representative (smallest index) of each rotation
@@ -134,7 +141,9 @@ def layer_work(players: int, target: int, ptr: np.ndarray) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(np.diff(ptr) * (N * G - sums))]).astype(np.int64)
 
 
-def model_arrays(model: TurnModel, target: int):
+def model_arrays(model: TurnModel, target: int) -> ModelArrays:
+    """The turn model as the kernel's twelve arrays: moves and endings sorted by source sub-state with their
+    offsets, the gain distributions and their tails, and which distributions are used absolutely or relatively."""
     D = model.substates
     mv = np.sort(model.moves, order=["src"], kind="stable")
     en = np.sort(model.endings, order=["src"], kind="stable")
@@ -174,9 +183,11 @@ def prepare() -> float:
     return time.perf_counter() - t0
 
 
-def _check_resume(state, N, G, D, norbits, nlayers, store_values):
-    want = {"W": ((G ** N, N), np.float64), "bits": ((G ** N, packed_width(G, D)), np.uint8),
-            "stats": ((norbits, 3), np.float64)}
+def _check_resume(state: Mapping[str, Any], N: int, G: int, D: int, norbits: int, nlayers: int,
+                  store_values: bool) -> None:
+    want: dict[str, tuple[tuple[int, ...], type[np.generic]]] = {
+        "W": ((G ** N, N), np.float64), "bits": ((G ** N, packed_width(G, D)), np.uint8),
+        "stats": ((norbits, 3), np.float64)}
     if store_values:
         want.update(rw=((G ** N, G, D + 1), np.float64), sw=((G ** N, G, D + 1), np.float64))
     for name, (shape, dtype) in want.items():
@@ -189,7 +200,8 @@ def _check_resume(state, N, G, D, norbits, nlayers, store_values):
 
 
 def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE,
-          store_values: bool | None = None, progress=None, resume=None, checkpoint=None) -> SolveResult:
+          store_values: bool | None = None, progress: Progress | None = None,
+          resume: Mapping[str, Any] | None = None, checkpoint: Checkpoint | None = None) -> SolveResult:
     """Solve the game for max-n optimal play. See the module docstring.
 
     ``progress(done, total)`` is called after each layer, in units of work (``layer_work``).
@@ -226,9 +238,9 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
         for layer in range(done, nlayers):
             lo, hi = ptr[layer], ptr[layer + 1]
             if hi > lo:
-                kernel.solve_layer(reps[lo:hi], W, bits, rw if store_values else dummy,
-                                   sw if store_values else dummy, store_values, tol, EPS, MAX_PI, MAX_VI,
-                                   stats[lo:hi])
+                kernel.solve_layer(reps[lo:hi], W, bits, rw if store_values and rw is not None else dummy,
+                                   sw if store_values and sw is not None else dummy, store_values, tol, EPS,
+                                   MAX_PI, MAX_VI, stats[lo:hi])
             if checkpoint is not None:
                 checkpoint({"W": W, "bits": bits, "stats": stats, "layers_done": layer + 1,
                             **({"rw": rw, "sw": sw} if store_values else {})})
@@ -241,8 +253,8 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
         players=N, target=G, substates=D,
         start_win=W.reshape(shape + (N,)),
         roll_bits=bits.reshape(shape + (nbytes,)),
-        roll_win=rw.reshape(shape + (G, D + 1)) if store_values else None,
-        stop_win=sw.reshape(shape + (G, D + 1)) if store_values else None,
+        roll_win=rw.reshape(shape + (G, D + 1)) if store_values and rw is not None else None,
+        stop_win=sw.reshape(shape + (G, D + 1)) if store_values and sw is not None else None,
         converged=converged, residual=residual,
         iterations=iterations,
         passes=int(stats[:, 0].sum()), tolerance=tol, seconds=seconds, states=total_states,

@@ -60,7 +60,7 @@ def build(out: Path = WASM, cc: str = CC) -> Path:
     return out
 
 
-def kernel_data(model: TurnModel, players: int, target: int) -> dict:
+def kernel_data(model: TurnModel, players: int, target: int) -> dict[str, object]:
     """What the page's driver needs to solve this game with the WebAssembly kernel: the sizes, the solver's
     settings and the turn model's arrays (little-endian bytes in base64, each with its type), as ``solve``
     hands them to the native kernel."""

@@ -18,12 +18,14 @@ checked against a simulation of the dog race.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from solver.game.moves import BUST, NUTS, roll_table
 from solver.game.payout import nuts_payout_table
+from solver.game.rules import Rules
 
 
 @dataclass
@@ -37,7 +39,8 @@ class Backup:
     stop_vec: np.ndarray | None = None
 
 
-def bellman(rules, payouts, W, states, keep_vectors=False, fixed=None) -> Backup:
+def bellman(rules: Rules, payouts: np.ndarray | None, W: np.ndarray, states: Sequence[int] | np.ndarray,
+            keep_vectors: bool = False, fixed: np.ndarray | None = None) -> Backup:
     """Apply the Bellman operator to start states ``states`` (flat indices) given W ((G,)*N + (N,)).
 
     W holds the start-of-turn values of the player who moves next (for optimal
@@ -62,16 +65,17 @@ def bellman(rules, payouts, W, states, keep_vectors=False, fixed=None) -> Backup
     e0[0] = 1.0
     Wx = np.vstack([Wf[:, [(k - 1) % N for k in range(N)]], e0[None, :]])
     C = Wx[nxt]                                   # (B, 2G+1, N): value of ending with gain g
-    nuts_abs = {}
+    nuts_abs: dict[int, np.ndarray] = {}
+    pay = payouts if payouts is not None else np.zeros((6, G + 1))      # Pig has no payouts
     if rules.game != "pig" and rules.nuts_costs_turn:
         for n in range(1, 6):
-            nuts_abs[n] = np.einsum("g,bgk->bk", payouts[n][:G + 1], C[:, :G + 1])
+            nuts_abs[n] = np.einsum("g,bgk->bk", pay[n][:G + 1], C[:, :G + 1])
     roll = np.zeros((B, G, D + 1), dtype=bool)
     roll_own = np.zeros((B, G, D + 1))
     stop_own = np.zeros((B, G, D + 1))
     rvec = np.zeros((B, G, D + 1, N)) if keep_vectors else None
     svec = np.zeros((B, G, D + 1, N)) if keep_vectors else None
-    V: dict = {}
+    V: dict[tuple[int, int], np.ndarray] = {}
     for t in range(G - 1, -1, -1):
         win = s0 + t >= G
         for n in range(1, D + 1):
@@ -83,7 +87,7 @@ def bellman(rules, payouts, W, states, keep_vectors=False, fixed=None) -> Backup
                     if rules.nuts_costs_turn:
                         r += p * nuts_abs[x]
                     else:
-                        r += p * np.einsum("g,bgk->bk", payouts[x][:G + 1], C[:, t:t + G + 1])
+                        r += p * np.einsum("g,bgk->bk", pay[x][:G + 1], C[:, t:t + G + 1])
                 else:
                     r += p * (V[(t + x, dst)] if t + x < G else e0)
             st = C[:, t]
@@ -108,7 +112,9 @@ def bellman(rules, payouts, W, states, keep_vectors=False, fixed=None) -> Backup
     return Backup(V[(0, D)], roll, roll_own, stop_own, rvec, svec)
 
 
-def plain_value_iteration(rules, payouts=None, tol=1e-12, max_sweeps=100_000, chunk=50_000):
+def plain_value_iteration(rules: Rules, payouts: np.ndarray | None = None, tol: float = 1e-12,
+                          max_sweeps: int = 100_000,
+                          chunk: int = 50_000) -> tuple[np.ndarray, np.ndarray | None, int, float]:
     """Global value iteration from W = 1/N everywhere.
 
     Returns (W, roll, sweeps, residual); W has shape (G,)*N + (N,).
@@ -134,7 +140,8 @@ def plain_value_iteration(rules, payouts=None, tol=1e-12, max_sweeps=100_000, ch
     return W, roll, sweeps, residual
 
 
-def plain_policy_evaluation(rules, rolls, payouts=None, tol=1e-13, max_sweeps=100_000):
+def plain_policy_evaluation(rules: Rules, rolls: Sequence[np.ndarray | None], payouts: np.ndarray | None = None,
+                            tol: float = 1e-13, max_sweeps: int = 100_000) -> tuple[np.ndarray, int]:
     """Win probabilities when seat a always follows ``rolls[a]`` ((G,)*N + (G, D+1) bool).
 
     Jacobi sweeps of V_a <- T_{rolls[a]}(V_{a+1}) from 1/N, to a max change of

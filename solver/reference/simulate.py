@@ -8,7 +8,9 @@ advance in lockstep, vectorised with numpy; randomness comes only from the
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -18,30 +20,39 @@ from solver.game.rules import N_DICE, Rules
 _ROLL, _NUTS = 0, 1
 
 
+SeatPolicy = Callable[[np.ndarray, np.ndarray, np.ndarray], Any]
+"""A seat's decisions for a batch of games: ``policy(scores, t, n)``, scores in turn order from the seat
+to move (M, N), turn points (M,) and dice (M,) -> True where it rolls (anything ``np.asarray`` makes bool)."""
+
+
 @dataclass(frozen=True)
 class SimResult:
+    """Games played: ``wins`` by seat (seat 0 moved first) and the ``turns`` of each game."""
     games: int
     wins: np.ndarray          # (N,) games won by each seat (seat 0 moves first)
     turns: np.ndarray         # (games,) turns played in each game
 
     @property
     def win_rate(self) -> np.ndarray:
-        return self.wins / self.games
+        """Each seat's share of the games won."""
+        return np.asarray(self.wins / self.games, dtype=np.float64)
 
     @property
     def stderr(self) -> np.ndarray:
+        """The standard error of each ``win_rate``."""
         p = self.win_rate
-        return np.sqrt(p * (1 - p) / self.games)
+        return np.asarray(np.sqrt(p * (1 - p) / self.games))
 
 
-def _faces(rng, shape, counts):
+def _faces(rng: np.random.Generator, shape: tuple[int, ...], counts: Sequence[int]) -> np.ndarray:
     """Throw dice with face counts ``counts``; returns the face index of each die."""
     u = rng.integers(0, sum(counts), size=shape)
-    return np.searchsorted(np.cumsum(counts), u, side="right")
+    return np.asarray(np.searchsorted(np.cumsum(counts), u, side="right"))
 
 
-def simulate(rules: Rules, policies, games: int, rng: np.random.Generator, progress=None,
-             max_steps: int = 10_000_000, batch: int = 50_000, start=None) -> SimResult:
+def simulate(rules: Rules, policies: Sequence[SeatPolicy], games: int, rng: np.random.Generator,
+             progress: Callable[[int, int], object] | None = None, max_steps: int = 10_000_000,
+             batch: int = 50_000, start: Sequence[int] | None = None) -> SimResult:
     """Play ``games`` games; seat 0 moves first. ``policies`` has one callable per seat.
     ``start`` gives the seats' scores at the start (head starts; default all 0)."""
     N = rules.players
@@ -61,7 +72,8 @@ def simulate(rules: Rules, policies, games: int, rng: np.random.Generator, progr
     return SimResult(games, wins, np.concatenate(turns))
 
 
-def _play(rules, policies, M, rng, max_steps, start=None):
+def _play(rules: Rules, policies: Sequence[SeatPolicy], M: int, rng: np.random.Generator, max_steps: int,
+          start: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
     N, G = rules.players, rules.target
     pig = rules.game == "pig"
     scores = np.zeros((M, N), dtype=np.int64)
@@ -81,7 +93,7 @@ def _play(rules, policies, M, rng, max_steps, start=None):
     waiting = np.zeros((M, N - 1), dtype=bool)   # opponents yet to roll a dog
     speed = rules.speed_fraction
 
-    def end_turn(idx, gain):
+    def end_turn(idx: np.ndarray, gain: np.ndarray | int) -> None:
         seat = active[idx]
         scores[idx, seat] += gain
         won = scores[idx, seat] >= G

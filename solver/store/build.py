@@ -6,37 +6,42 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from solver import files
 from solver.engine.kernels import needs_compile
-from solver.engine.solve import TOLERANCE, prepare, solve
+from solver.engine.solve import TOLERANCE, Progress, prepare, solve
 from solver.errors import GonutsError, TableError
+from solver.files import StrPath
 from solver.game.payout import nuts_payout_table
 from solver.game.rules import Rules
 from solver.game.turn import gonuts_turn, turn_model
 from solver.store import tables
-from solver.store.contract import PACKED_FROM_PLAYERS
+from solver.store.contract import PACKED_FROM_PLAYERS, Meta
+
+_T = TypeVar("_T")
 
 
-def check_destination(out, rules: Rules | None = None, resume: bool = False) -> Path:
+def check_destination(out: StrPath, rules: Rules | None = None, resume: bool = False) -> Path:
     """Refuse, before any work, a destination that cannot be written or a resume with nothing to resume."""
-    out = files.check_destination(out, error=TableError)
+    path = files.check_destination(out, error=TableError)
     if resume:
         if rules is None:
             raise TableError("--resume needs the rules of the table it resumes")
-        _Checkpoint(out, rules, 0).check()
-    return out
+        _Checkpoint(path, rules, 0).check()
+    return path
 
 
 @dataclass(frozen=True)
 class BuildReport:
+    """What a build wrote: the table's ``path`` and ``meta``, and the solver's numbers."""
     path: Path
-    meta: dict
+    meta: Meta
     seconds: float
     residual: float
     iterations: int
@@ -44,8 +49,9 @@ class BuildReport:
     first_player_win: float
 
 
-def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | None = None,
-          checkpoint_every: float | None = None, on_prepare=None) -> BuildReport:
+def build(rules: Rules, out: StrPath, progress: Progress | None = None, resume: bool = False,
+          tol: float | None = None, checkpoint_every: float | None = None,
+          on_prepare: Callable[[], object] | None = None) -> BuildReport:
     """Solve the game the rules describe and write its table to ``out``.
 
     While it runs, the finished layers are saved beside ``out`` (a hidden
@@ -56,7 +62,7 @@ def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | N
     more than a tenth of the build.
     """
 
-    out = check_destination(out, rules, resume)
+    path = check_destination(out, rules, resume)
     if on_prepare is not None and needs_compile():
         on_prepare()                    # compiling happens now, before the solve and its timing
     prepare()
@@ -65,7 +71,7 @@ def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | N
         model = gonuts_turn(rules, payouts)
     else:
         payouts, model = None, turn_model(rules)
-    checkpoint = _Checkpoint(out, rules, CHECKPOINT_EVERY if checkpoint_every is None else checkpoint_every)
+    checkpoint = _Checkpoint(path, rules, CHECKPOINT_EVERY if checkpoint_every is None else checkpoint_every)
     state = checkpoint.load() if resume else None
     try:
         result = solve(model, rules.players, rules.target, tol=tol or TOLERANCE, progress=progress,
@@ -85,7 +91,7 @@ def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | N
             "iterations": result.iterations, "passes": result.passes, "converged": result.converged,
             "seconds": round(result.seconds, 4), "first_player_win": result.first_player_win,
         }
-        meta = tables.save(out, rules, arrays, solver_meta, model.substates)
+        meta = tables.save(path, rules, arrays, solver_meta, model.substates)
     except KeyboardInterrupt:
         try:
             saved = checkpoint.flush()
@@ -95,7 +101,7 @@ def build(rules: Rules, out, progress=None, resume: bool = False, tol: float | N
                                "with --resume to continue" if saved else "interrupted before any layer "
                                "finished") from None
     checkpoint.clear()
-    return BuildReport(out, meta, result.seconds, result.residual, result.iterations, result.converged,
+    return BuildReport(path, meta, result.seconds, result.residual, result.iterations, result.converged,
                        result.first_player_win)
 
 
@@ -110,17 +116,17 @@ CHECKPOINT_SHARE = 0.1     # at most this share of a build's time goes into chec
 class _Checkpoint:
     """Per-layer progress of a long build, kept beside the output until the table is written."""
 
-    def __init__(self, out: Path, rules: Rules, every: float):
+    def __init__(self, out: Path, rules: Rules, every: float) -> None:
         self.out = out
         self.path = out.parent / f".{out.name}.checkpoint.npz"
         self.rules = rules
         self.every = every
         self._last = time.monotonic()
         self._cost = 0.0
-        self._latest: dict | None = None
+        self._latest: dict[str, Any] | None = None
         self._written: int | None = None
 
-    def save(self, state: dict):
+    def save(self, state: dict[str, Any]) -> None:
         """Called after every layer; writes when ``every`` seconds have passed since the last write, and
         the solve has run for at least the last write's time over ``CHECKPOINT_SHARE``."""
         self._latest = state
@@ -133,7 +139,7 @@ class _Checkpoint:
             self._write(self._latest)
         return self._written or 0
 
-    def _write(self, state: dict):
+    def _write(self, state: dict[str, Any]) -> None:
         """Replace the checkpoint atomically (``files.atomic_write``: a full disk or a signal leaves the last
         one whole and no temporary file); a failure stops the build with one line."""
         t0 = time.monotonic()
@@ -141,7 +147,8 @@ class _Checkpoint:
         try:
             files.atomic_write(self.path, lambda fh: np.savez(
                 fh, rules=np.array(json.dumps(self.rules.to_dict(), sort_keys=True)),
-                **{k: np.asarray(v) for k, v in state.items() if v is not None}), error=TableError)  # type: ignore[arg-type]
+                **{k: np.asarray(v) for k, v in state.items() if v is not None}),  # type: ignore[arg-type]
+                error=TableError)
         except TableError as exc:
             raise TableError(f"{str(exc).replace('cannot write', 'cannot save the checkpoint', 1)}{previous}") \
                 from None
@@ -149,14 +156,15 @@ class _Checkpoint:
         self._cost = self._last - t0
         self._written = int(state["layers_done"])
 
-    def check(self):
+    def check(self) -> None:
         """Refuse a resume with no checkpoint, or with one for other rules (reads only its rules)."""
         self._read(lambda z: None)
 
-    def load(self):
+    def load(self) -> dict[str, np.ndarray]:
+        """The saved arrays, for ``solve``'s ``resume`` (refused if the checkpoint is for other rules)."""
         return self._read(lambda z: {k: z[k] for k in z.files if k != "rules"})
 
-    def _read(self, take):
+    def _read(self, take: Callable[[Any], _T]) -> _T:
         if not self.path.is_file():
             raise TableError(f"nothing to resume: no checkpoint for {self.out}")
         try:
@@ -169,6 +177,7 @@ class _Checkpoint:
         except Exception as exc:
             raise TableError(f"{self.path}: unreadable checkpoint ({type(exc).__name__}); remove it") from None
 
-    def clear(self):
+    def clear(self) -> None:
+        """Remove the checkpoint (the table is written)."""
         if self.path.exists():
             self.path.unlink()

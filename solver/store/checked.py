@@ -28,12 +28,17 @@ import re
 import shutil
 import time
 from pathlib import Path
+from typing import IO, BinaryIO
 
 from solver.errors import GonutsError, TableError
-from solver.files import atomic_write, cache_dir, cache_folder, cache_trusted, notice, untrusted
+from solver.files import StrPath, atomic_write, cache_dir, cache_folder, cache_trusted, notice, untrusted
+from solver.game.rules import Rules
 from solver.store.contract import (
     ITEMSIZE,
     Archive,
+    Member,
+    Meta,
+    Shape,
     array_bytes,
     check_expected,
     check_file,
@@ -71,14 +76,15 @@ class CheckedTable:
     Bytes come either from the check just made (in memory) or from the cache's kept copy
     (read on demand: ``item`` seeks to one element)."""
 
-    def __init__(self, where, meta, rules, headers, memory=None, folder=None):
+    def __init__(self, where: str, meta: Meta, rules: Rules, headers: dict[str, tuple[str, Shape]],
+                 memory: dict[str, memoryview] | None = None, folder: Path | None = None) -> None:
         self.where, self.meta, self.rules = where, meta, rules
         self.headers = headers                      # name -> (dtype, shape)
         self._memory = memory                       # name -> memoryview, or None
         self._folder = folder
-        self._files = {}
+        self._files: dict[str, BinaryIO] = {}
 
-    def data(self, name) -> memoryview | bytes:
+    def data(self, name: str) -> memoryview | bytes:
         """Every byte of one array (C order)."""
         if self._memory is not None:
             return self._memory[name]
@@ -86,7 +92,7 @@ class CheckedTable:
         fh.seek(0)
         return fh.read()
 
-    def item(self, name, index: int, count: int = 1) -> bytes:
+    def item(self, name: str, index: int, count: int = 1) -> bytes:
         """The bytes of elements ``index .. index + count - 1`` (flat, C order) of one array."""
         dtype, _ = self.headers[name]
         size = ITEMSIZE[dtype]
@@ -100,25 +106,26 @@ class CheckedTable:
                              f"{self._folder} and ask again")
         return out
 
-    def _open(self, name):
+    def _open(self, name: str) -> BinaryIO:
         if name not in self._files:
+            assert self._folder is not None, "a table in memory has no files"
             self._files[name] = open(self._folder / f"{name}.raw", "rb")
         return self._files[name]
 
-    def close(self):
+    def close(self) -> None:
+        """Close the kept copy's files (a table checked in memory has none)."""
         for fh in self._files.values():
             fh.close()
         self._files.clear()
 
-    def __enter__(self):
+    def __enter__(self) -> CheckedTable:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
-        return False
 
 
-def _from_cache(folder: Path, where: str):
+def _from_cache(folder: Path, where: str) -> CheckedTable | None:
     """The kept copy under ``folder`` if it is complete and consistent, else None."""
     try:
         if any(untrusted(folder / name, folder=False) for name in os.listdir(folder)):
@@ -136,13 +143,15 @@ def _from_cache(folder: Path, where: str):
     return CheckedTable(where, meta, rules, headers, folder=folder)
 
 
-def _keep(folder: Path, meta, raw) -> None:
+def _keep(folder: Path, meta: Meta, raw: dict[str, Member]) -> None:
     """Write the marker, the arrays' bytes, then the stamp (last, atomically): a folder without a stamp is
     ignored."""
     cache_folder("checked", folder.name)
     atomic_write(folder / MARK, lambda fh: fh.write(b"gonuts-solve: a checked copy of a table\n"))
     for name, (_, _, data) in raw.items():
-        atomic_write(folder / f"{name}.raw", lambda fh, data=data: fh.write(data))
+        def write(fh: IO[bytes], data: memoryview = data) -> None:
+            fh.write(data)
+        atomic_write(folder / f"{name}.raw", write)
     stamp = json.dumps({"meta": meta}).encode()
     atomic_write(folder / STAMP, lambda fh: fh.write(stamp))
     _prune(folder.parent)
@@ -153,7 +162,7 @@ def _prune(root: Path) -> None:
     module's folders are candidates: a name of 64 hex digits, holding its marker (or, from versions before
     the marker, its stamp). Anything else in the folder is never touched."""
 
-    def used(f):
+    def used(f: Path) -> float:
         try:
             return (f / STAMP).stat().st_mtime
         except OSError:
@@ -164,7 +173,7 @@ def _prune(root: Path) -> None:
         shutil.rmtree(f, ignore_errors=True)
 
 
-def open_table(path, expect=None) -> CheckedTable:
+def open_table(path: StrPath, expect: Rules | None = None) -> CheckedTable:
     """A table file, checked in full unless these exact bytes were checked before (see the module).
 
     With ``expect`` (a ``Rules``), a table built for other rules is refused."""

@@ -17,11 +17,13 @@ import json
 import struct
 import zipfile
 import zlib
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import IO, Any
 
 from solver.engine.bits import packed_width
 from solver.errors import RulesError, TableError
-from solver.files import check_source
+from solver.files import StrPath, check_source
 from solver.game.rules import Rules
 
 SCHEMA = 1
@@ -35,12 +37,20 @@ _CORRUPT = (OSError, EOFError, zipfile.BadZipFile, zlib.error, ValueError, Runti
             struct.error)
 ITEMSIZE = {"<f8": 8, "|b1": 1, "|u1": 1}
 
+Shape = tuple[int, ...]
+Meta = dict[str, Any]
+"""A table's ``meta``: the JSON object tables/README.md describes."""
+Layout = dict[str, tuple[str, Shape]]
+"""Array name -> (dtype string as numpy writes it, shape)."""
+Member = tuple[str, Shape, memoryview]
+"""An array as read without numpy: (dtype string, shape, its C-order bytes)."""
 
-def expected(rules: Rules, substates: int) -> dict:
+
+def expected(rules: Rules, substates: int) -> Layout:
     """name -> (dtype string as numpy writes it, shape) that a table of these rules must hold."""
     N, G, D = rules.players, rules.target, substates
     grid = (G,) * N
-    out = {"start_win": ("<f8", grid + (N,))}
+    out: Layout = {"start_win": ("<f8", grid + (N,))}
     if N >= PACKED_FROM_PLAYERS:
         out["roll_bits"] = ("|u1", grid + (packed_width(G, D),))
     else:
@@ -53,7 +63,7 @@ def expected(rules: Rules, substates: int) -> dict:
     return out
 
 
-def contract(meta: dict, where: str):
+def contract(meta: Meta, where: str) -> tuple[Rules, Layout]:
     """The rules in meta and the arrays (name -> dtype, shape) a table of them must hold."""
     if meta.get("format") != FORMAT:
         raise TableError(f"{where}: not a gonuts-solve table")
@@ -72,7 +82,7 @@ def contract(meta: dict, where: str):
     return rules, expected(rules, rules.substates)
 
 
-def checksum_of(items) -> str:
+def checksum_of(items: Iterable[tuple[str, str, Sequence[int], bytes | memoryview]]) -> str:
     """SHA-256 over (name, dtype string, shape, C-order bytes) of every array but meta, in name order."""
     h = hashlib.sha256()
     for name, dtype, shape, data in sorted(items, key=lambda x: x[0]):
@@ -84,11 +94,12 @@ def checksum_of(items) -> str:
 
 
 def diff(have: Rules, want: Rules) -> str:
+    """The knobs in which two rules differ, in words ("target=30 vs asked 50")."""
     a, b = have.to_dict(), want.to_dict()
     return ", ".join(f"{k}={a[k]} vs asked {b[k]}" for k in a if a[k] != b[k])
 
 
-def check_file(path: Path) -> None:
+def check_file(path: StrPath) -> None:
     """Refuse, at once, a path that is not an existing regular file (a FIFO would block), with one line."""
     check_source(path, "table", TableError)
 
@@ -100,7 +111,7 @@ def check_expected(rules: Rules, expect: Rules | None, where: str) -> None:
                          f"not {expect.describe()}")
 
 
-def array_bytes(dtype: str, shape) -> int:
+def array_bytes(dtype: str, shape: Sequence[int]) -> int:
     """Bytes of an array of a dtype tables use (see ``_itemsize``) and a shape."""
     size = _itemsize(dtype)
     if size is None:
@@ -111,7 +122,7 @@ def array_bytes(dtype: str, shape) -> int:
     return n
 
 
-def _npy_header(f, where: str, name: str):
+def _npy_header(f: IO[bytes], where: str, name: str) -> tuple[str, Shape, bool, int]:
     """(dtype string, shape, fortran order, data offset) of an npy stream, reading only its header."""
     magic = f.read(8)
     if len(magic) != 8 or magic[:6] != b"\x93NUMPY" or magic[6] not in (1, 2, 3):
@@ -148,11 +159,15 @@ def _itemsize(dtype: str) -> int | None:
 class Archive:
     """A table's zip, read defensively: the directory and npy headers first, data only on request."""
 
-    def __init__(self, path):
+    zip: zipfile.ZipFile
+    members: dict[str, zipfile.ZipInfo]
+
+    def __init__(self, path: StrPath) -> None:
         self.path = Path(path)
         self.where = str(path)
+        self._headers: dict[str, tuple[str, Shape, bool, int]] = {}
 
-    def __enter__(self):
+    def __enter__(self) -> Archive:
         check_file(self.path)
         try:
             with open(self.path, "rb") as fh:
@@ -171,7 +186,7 @@ class Archive:
         try:
             for info in self.zip.infolist():
                 name = info.filename[:-4] if info.filename.endswith(".npy") else None
-                if name not in KNOWN_MEMBERS or info.is_dir():
+                if name is None or name not in KNOWN_MEMBERS or info.is_dir():
                     raise TableError(f"{self.where}: unexpected member {info.filename!r}: not a gonuts-solve table")
                 if name in self.members:
                     raise TableError(f"{self.where}: member {info.filename!r} appears twice")
@@ -183,11 +198,11 @@ class Archive:
             raise
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.zip.close()
-        return False
 
-    def header(self, name, dtype=None, shape=None):
+    def header(self, name: str, dtype: str | None = None,
+               shape: Sequence[int] | None = None) -> tuple[str, Shape, int, int]:
         """(dtype, shape, data offset, data bytes) of a member, refused if it disagrees with the dtype and
         shape it must have, or with its size in the zip directory. Reads only the header, once per member."""
         if name not in self._headers:
@@ -202,7 +217,7 @@ class Archive:
         have, have_shape, fortran, offset = self._headers[name]
         if "O" in have:
             raise TableError(f"{self.where}: holds pickled objects; refusing to load it")
-        if dtype is not None and (have != dtype or tuple(have_shape) != tuple(shape)):
+        if dtype is not None and shape is not None and (have != dtype or tuple(have_shape) != tuple(shape)):
             raise TableError(f"{self.where}: array {name} is {have}{tuple(have_shape)}, expected "
                              f"{dtype}{tuple(shape)}")
         if fortran:
@@ -216,7 +231,7 @@ class Archive:
                              f"directory says {self.members[name].file_size:,}")
         return have, tuple(have_shape), offset, nbytes
 
-    def read(self, name, dtype=None, shape=None):
+    def read(self, name: str, dtype: str | None = None, shape: Sequence[int] | None = None) -> Member:
         """(dtype, shape, bytes) of a member, after its header and size have been checked.
 
         The member is inflated in one call whose output is capped at the size the
@@ -226,6 +241,8 @@ class Archive:
         info = self.members[name]
         try:
             fp = self.zip.fp
+            if fp is None:
+                raise ValueError("the zip is closed")
             fp.seek(info.header_offset)
             local = fp.read(30)
             if len(local) != 30 or local[:4] != b"PK\x03\x04":
@@ -250,7 +267,8 @@ class Archive:
             raise TableError(f"{self.where}: truncated or corrupted ({type(exc).__name__})") from None
         return dtype, shape, memoryview(data)[offset:]
 
-    def meta(self) -> dict:
+    def meta(self) -> Meta:
+        """The table's meta, read after its size and header are checked: a JSON object, or one line."""
         if "meta" not in self.members:
             raise TableError(f"{self.where}: no meta array: not a gonuts-solve table")
         if self.members["meta"].file_size > MAX_META_BYTES:
@@ -268,7 +286,7 @@ class Archive:
             raise TableError(f"{self.where}: meta is not a JSON object")
         return meta
 
-    def layout(self):
+    def layout(self) -> tuple[Meta, Rules, Layout]:
         """meta, rules and the contract's arrays (name -> dtype, shape), after checking every member's
         header and size against the contract: everything but the array data."""
         meta = self.meta()
@@ -284,7 +302,7 @@ class Archive:
             self.header(name, dtype, shape)
         return meta, rules, want
 
-    def read_table(self, expect: Rules | None = None):
+    def read_table(self, expect: Rules | None = None) -> tuple[Meta, Rules, dict[str, Member]]:
         """meta, rules and every array as (dtype, shape, bytes), checked against the contract and the
         checksum; with ``expect``, refuse a table built for other rules."""
         meta, rules, want = self.layout()

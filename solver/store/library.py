@@ -18,15 +18,15 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.errors import CompileError, TableError
 from solver.files import cache_dir, cache_folder
 from solver.game.rules import Rules
 from solver.store.locate import find_table, table_name
 
-Progress = Callable[[int, int], None]
-"""A build's progress: called with (done, total) work units as the solve goes."""
+if TYPE_CHECKING:                # annotations only: the engine (numpy) loads when a table is built
+    from solver.engine.solve import Progress
 
 
 class TooLong(TableError):

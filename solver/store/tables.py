@@ -14,20 +14,25 @@ import hashlib
 import json
 import zipfile
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any
 
 import numpy as np
 
 from solver.engine.solve import unpack_roll
 from solver.errors import TableError
-from solver.files import atomic_write
+from solver.files import StrPath, atomic_write
 from solver.game.rules import Rules
 from solver.store.contract import (
     FORMAT,
     SCHEMA,
     SOLVER_KEYS,
     Archive,
+    Member,
+    Meta,
+    Shape,
     contract,
     expected,
 )
@@ -44,24 +49,27 @@ class Table:
     >>> t.players, t.arrays["start_win"].shape
     (2, (50, 50, 2))
     """
-    meta: dict
+    meta: Meta
     rules: Rules
-    arrays: dict
+    arrays: dict[str, np.ndarray]
     path: Path | None = None
 
     @property
     def players(self) -> int:
+        """How many play: ``rules.players``."""
         return self.rules.players
 
     @property
     def target(self) -> int:
+        """The score that wins: ``rules.target``."""
         return self.rules.target
 
     @property
     def substates(self) -> int:
+        """Dice a turn can hold, the ``n`` axis's last index (6 for Go Nuts!, 1 for Pig)."""
         return int(self.meta["substates"])
 
-    def roll_at(self, scores, t: int, n: int) -> bool:
+    def roll_at(self, scores: Sequence[int], t: int, n: int) -> bool:
         """The stored decision at one decision state."""
         D = self.substates
         if "roll" in self.arrays:
@@ -76,7 +84,7 @@ class Table:
         return unpack_roll(self.arrays["roll_bits"], self.target, self.substates)
 
 
-def checksum(arrays: dict) -> str:
+def checksum(arrays: dict[str, np.ndarray]) -> str:
     """SHA-256 over every array but ``meta``: name, dtype, shape and bytes, in name order."""
     h = hashlib.sha256()
     for name in sorted(arrays):
@@ -88,12 +96,12 @@ def checksum(arrays: dict) -> str:
     return "sha256:" + h.hexdigest()
 
 
-def expected_arrays(rules: Rules, substates: int) -> dict:
+def expected_arrays(rules: Rules, substates: int) -> dict[str, tuple[np.dtype[Any], Shape]]:
     """name -> (dtype, shape) that a table of these rules must hold."""
     return {name: (np.dtype(dtype), shape) for name, (dtype, shape) in expected(rules, substates).items()}
 
 
-def _check(meta: dict, arrays: dict, where: str) -> Rules:
+def _check(meta: Meta, arrays: dict[str, np.ndarray], where: str) -> Rules:
     """The invariants ``save`` and ``load`` both enforce. Returns the table's rules."""
     rules, _ = contract(meta, where)
     want = expected_arrays(rules, rules.substates)
@@ -118,7 +126,8 @@ def _check(meta: dict, arrays: dict, where: str) -> Rules:
     return rules
 
 
-def save(path, rules: Rules, arrays: dict, solver_meta: dict, substates: int) -> dict:
+def save(path: StrPath, rules: Rules, arrays: dict[str, np.ndarray], solver_meta: dict[str, Any],
+         substates: int) -> Meta:
     """Write a table atomically. Returns the meta written."""
     path = Path(path)
     arrays = {k: np.ascontiguousarray(v) for k, v in arrays.items()}
@@ -143,7 +152,7 @@ STORE_ABOVE = 0.875       # an array that deflate shrinks by less than 1/8 is st
 SAMPLE = 16, 1 << 16      # checked on this many evenly spaced pieces of this many bytes
 
 
-def write_npz(fh, arrays: dict):
+def write_npz(fh: IO[bytes], arrays: dict[str, np.ndarray]) -> None:
     """The ``.npz`` as ``numpy.savez_compressed`` writes it (zipfile, one ``.npy`` per array, ZIP64), at
     ``COMPRESS_LEVEL``. Only the compressed container differs; arrays and checksum are the same.
 
@@ -173,13 +182,13 @@ def worth_deflating(a: np.ndarray) -> bool:
     return total == 0 or packed <= STORE_ABOVE * total
 
 
-def read_meta(path) -> dict:
+def read_meta(path: StrPath) -> Meta:
     """Only the metadata of a table (cheap: the other arrays are not read)."""
     with Archive(Path(path)) as z:
         return z.meta()
 
 
-def load(path, expect: Rules | None = None) -> Table:
+def load(path: StrPath, expect: Rules | None = None) -> Table:
     """Read and check a table; with ``expect``, refuse one built for other rules.
 
     A table from a stranger is hostile until checked: ``contract.Archive``
@@ -193,7 +202,7 @@ def load(path, expect: Rules | None = None) -> Table:
     return from_raw(meta, rules, raw, str(path))
 
 
-def from_raw(meta: dict, rules: Rules, raw: dict, where: str) -> Table:
+def from_raw(meta: Meta, rules: Rules, raw: dict[str, Member], where: str) -> Table:
     """A ``Table`` over what ``Archive.read_table`` returned: read-only arrays on its bytes (no copy), with
     the invariants of ``_check``."""
     arrays = {name: np.frombuffer(data, dtype=dtype).reshape(shape) for name, (dtype, shape, data) in raw.items()}

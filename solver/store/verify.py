@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.engine.solve import unpack_roll
+from solver.engine.solve import Progress, unpack_roll
 from solver.game.payout import nuts_payout_table
 from solver.reference.bellman import bellman
 from solver.store.tables import Table
@@ -41,14 +41,14 @@ class VerifyReport:
         errs = [self.value_error, self.action_error or 0.0, self.payout_error or 0.0]
         return max(errs) <= self.tolerance and self.disagreements == 0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"ok": self.ok, "states": self.states, "value_error": self.value_error,
                 "action_error": self.action_error, "payout_error": self.payout_error,
                 "disagreements": self.disagreements, "ties": self.ties, "tolerance": self.tolerance}
 
 
 def verify(table: Table, tolerance: float | None = None, tie: float = TIE, chunk: int = 20_000,
-           progress=None) -> VerifyReport:
+           progress: Progress | None = None) -> VerifyReport:
     rules = table.rules
     N, G = rules.players, rules.target
     if tolerance is None:
@@ -85,9 +85,9 @@ def verify(table: Table, tolerance: float | None = None, tie: float = TIE, chunk
     return VerifyReport(S, value_error, action_error, payout_error, disagreements, ties, tolerance)
 
 
-def _roll_rows(table: Table, idx) -> np.ndarray:
+def _roll_rows(table: Table, idx: np.ndarray) -> np.ndarray:
     G, D = table.target, table.substates
     if "roll" in table.arrays:
-        return table.arrays["roll"].reshape(-1, G, D + 1)[idx]
+        return np.asarray(table.arrays["roll"].reshape(-1, G, D + 1)[idx])
     bits = table.arrays["roll_bits"].reshape(G ** table.players, -1)[idx]
     return unpack_roll(bits, G, D)
