@@ -16,7 +16,7 @@ The game's options are ``Rules.from_options``'s: ``game``, ``players``, ``target
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from solver.store.library import Tables
 
 if TYPE_CHECKING:                # annotations only: the engine (numpy) loads when a table is built
     from solver.engine.solve import Progress
+    from solver.lab.strategy import PolicyLike
 
 __all__ = ["Rules", "Table", "Tables", "table", "solve", "advise", "evaluate", "simulate"]
 
@@ -131,7 +132,7 @@ def advise(scores: Sequence[int], turn: int = 0, dice: int = 5, **options: Any) 
     return table(**options).advise(scores, turn, dice)
 
 
-def evaluate(policies: Sequence[str | Callable[..., bool]], **options: Any) -> Any:
+def evaluate(policies: Sequence[PolicyLike], **options: Any) -> Any:
     """The exact result of a game played by these policies, one per seat (names as the command line takes them:
     ``optimal``, ``hold:20``, ``maxpoints``, ``dice:5-7-15-27-37``, ...; ``best`` is solved as the best response):
     ``engine.evaluate.EvalResult``, whose ``win`` is every seat's win probability (a fraction: 0.5 is even).
@@ -144,7 +145,7 @@ def evaluate(policies: Sequence[str | Callable[..., bool]], **options: Any) -> A
     return evaluate_policies(rules, resolve(list(policies), rules))
 
 
-def simulate(policies: Sequence[str | Callable[..., bool]], games: int = 10_000, seed: int = 0,
+def simulate(policies: Sequence[PolicyLike], games: int = 10_000, seed: int = 0,
              **options: Any) -> Any:
     """Play ``games`` games with real (seeded) dice: ``lab.strategy.SimReport`` (``win``, ``stderr``,
     ``turns``). Within a few standard errors of ``evaluate``.

@@ -53,6 +53,17 @@ def test_the_front_door_agrees_with_advise_json_and_with_simulation(tmp_path):
     assert abs(sum(exact) - 1) < 1e-12
 
 
+def test_a_python_function_is_a_policy_and_plays_as_its_named_twin():
+    """``evaluate`` and ``simulate`` take functions as they take names: "roll below 20 turn points" is hold:20."""
+    def below_20(scores, turn, dice):
+        return turn < 20
+
+    named = solver.evaluate(["hold:20", "optimal"], players=2).win
+    assert list(solver.evaluate([below_20, "optimal"], players=2).win) == list(named)
+    played = solver.simulate([below_20, "optimal"], games=2_000, seed=3, players=2)
+    assert abs(played.win[0] - named[0]) < 4 * played.stderr[0]
+
+
 def test_a_wrong_option_names_the_right_ones_and_bad_values_are_refused_by_name():
     with pytest.raises(TypeError, match="unknown option taget: the options are game, players, target, reading"):
         solver.table(taget=30)

@@ -9,11 +9,13 @@ smallest total head start, then the smallest head starts seat by seat.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from solver.errors import StateError
+from solver.store.tables import Table
 
 
 @dataclass(frozen=True)
@@ -31,11 +33,11 @@ class FairStart:
                 "max_deviation_before": float(max(abs(p - 1 / self.players) for p in self.before))}
 
 
-def _probs(sw, heads):
+def _probs(sw: np.ndarray, heads: Sequence[int]) -> tuple[float, ...]:
     return tuple(float(x) for x in sw[(0,) + tuple(heads)])
 
 
-def check_heads(N: int, G: int, head_starts) -> tuple:
+def check_heads(N: int, G: int, head_starts: Iterable[int]) -> tuple[int, ...]:
     """Head starts for seats 2..N of an N-player game to G, or a StateError saying what is wrong."""
     heads = tuple(head_starts)
     if len(heads) != N - 1:
@@ -47,7 +49,7 @@ def check_heads(N: int, G: int, head_starts) -> tuple:
     return heads
 
 
-def fair_start(table, head_starts=None) -> FairStart:
+def fair_start(table: Table, head_starts: Iterable[int] | None = None) -> FairStart:
     """The fairest head starts (or, given ``head_starts`` for seats 2..N, those), exactly from the table."""
     N, G = table.players, table.target
     sw = table.arrays["start_win"]

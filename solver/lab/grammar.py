@@ -58,14 +58,14 @@ def whole(text: str, label: str, what: str, lo: int, hi: int) -> int:
     return int(v)
 
 
-def thresholds_of(text: str, label: str, G: int, D: int) -> tuple:
+def thresholds_of(text: str, label: str, G: int, D: int) -> tuple[int, ...]:
     parts = text.split("-")
     if len(parts) != D:
         raise PolicyError(f"policy {label}: give {D} thresholds, one per number of live dice (1..{D})")
     return tuple(whole(x, label, "threshold", 0, G) for x in parts)
 
 
-def read(spec, target: int, D: int) -> Spec:
+def read(spec: object, target: int, D: int) -> Spec:
     """The ``Spec`` a policy name stands for in a game to ``target`` with D sub-states, or PolicyError."""
     if not isinstance(spec, str):
         raise PolicyError("a policy is a name such as optimal or hold:20")
@@ -75,11 +75,11 @@ def read(spec, target: int, D: int) -> Spec:
     if spec in ("optimal", "best", "maxpoints"):
         return Spec(spec, spec)
     if spec.startswith("hold:"):
-        k, slash, d = spec[5:].partition("/")
-        k = whole(k, label, "K", 1, G)
+        k_text, slash, d_text = spec[5:].partition("/")
+        k = whole(k_text, label, "K", 1, G)
         if not slash:
             return Spec("hold", f"hold:{k}", (k, None))
-        d = whole(d, label, "D", 0, D - 1)
+        d = whole(d_text, label, "D", 0, D - 1)
         return Spec("hold", f"hold:{k}/{d}", (k, d))
     if spec.startswith("dice:"):
         ks = thresholds_of(spec[5:], label, G, D)

@@ -12,14 +12,23 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver.errors import GonutsError
+from solver.files import StrPath
 from solver.game.payout import nuts_payout_table
+from solver.game.rules import Rules
+from solver.store.tables import Table
+
+if TYPE_CHECKING:                # annotations only: matplotlib is optional (the plot extra) and slow to import
+    from matplotlib.figure import Figure
 
 
-def pyplot():
+def pyplot() -> ModuleType:
+    """``matplotlib.pyplot`` drawing to files (Agg), or one line saying how to install it."""
     try:
         import matplotlib  # deferred: optional (the plot extra), and slow to import
         matplotlib.use("Agg")
@@ -30,19 +39,19 @@ def pyplot():
     return plt
 
 
-def _save(fig, out):
+def _save(fig: Figure, out: StrPath | None) -> None:
     """Write the figure to ``out`` (.png, .svg or .pdf) atomically and close it; nothing without ``out``."""
     if out is None:
         return
-    out = Path(out)
-    if out.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise GonutsError(f"cannot plot to {out}: use a .png, .svg or .pdf file name")
-    folder = out.parent if str(out.parent) else Path(".")
+    path = Path(out)
+    if path.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise GonutsError(f"cannot plot to {path}: use a .png, .svg or .pdf file name")
+    folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
-        raise GonutsError(f"cannot write {out}: folder {folder} does not exist")
-    tmp = out.with_name(f".{out.name}.tmp{out.suffix}")
+        raise GonutsError(f"cannot write {path}: folder {folder} does not exist")
+    tmp = path.with_name(f".{path.name}.tmp{path.suffix}")
     fig.savefig(tmp, dpi=110, bbox_inches="tight")
-    tmp.replace(out)
+    tmp.replace(path)
     pyplot().close(fig)
 
 
@@ -63,7 +72,7 @@ def stop_threshold(roll: np.ndarray) -> np.ndarray:
     return first
 
 
-def _plane(table):
+def _plane(table: Table) -> tuple[np.ndarray, np.ndarray]:
     N = table.players
     roll = table.roll_array()
     win = table.arrays["start_win"]
@@ -71,7 +80,7 @@ def _plane(table):
     return roll[idx], win[idx + (0,)]
 
 
-def boundary(table, out=None):
+def boundary(table: Table, out: StrPath | None = None) -> Figure:
     """The optimal stopping boundary (the turn points at which optimal play stops, by scores, one panel per
     number of live dice), written to ``out`` if given; returns the matplotlib Figure (a notebook shows it)."""
     plt = pyplot()
@@ -98,7 +107,7 @@ def boundary(table, out=None):
     return fig
 
 
-def win(table, out=None):
+def win(table: Table, out: StrPath | None = None) -> Figure:
     """Win probability at the start of a turn by the two scores (others at 0), written to ``out`` if given;
     returns the Figure."""
     plt = pyplot()
@@ -115,7 +124,7 @@ def win(table, out=None):
     return fig
 
 
-def payout(rules, out=None, cap: int = 40):
+def payout(rules: Rules, out: StrPath | None = None, cap: int = 40) -> Figure:
     """The exact Go Nuts! payouts for 2 to 4 players, one line per number of dice, written to ``out`` if given;
     returns the Figure."""
     plt = pyplot()

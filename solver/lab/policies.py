@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from solver.engine.bits import packed_width
 from solver.game.payout import nuts_gain_mean
-from solver.game.turn import turn_model
+from solver.game.rules import Rules
+from solver.game.turn import TurnModel, turn_model
 from solver.lab import grammar
 from solver.lab.grammar import PolicyError
 from solver.store import tables
@@ -38,12 +41,15 @@ from solver.store.tables import Table
 
 
 class Policy:
+    """A decision at every state: ``decide`` for batches of states, ``bits`` for all of a game's (module)."""
     name = "policy"
 
-    def decide(self, scores, turn, dice):
+    def decide(self, scores: np.ndarray, turn: np.ndarray, dice: np.ndarray) -> np.ndarray:
+        """True where the player to move rolls: ``scores`` (M, N) in turn order from them, ``turn`` and
+        ``dice`` (M,)."""
         raise NotImplementedError
 
-    def __call__(self, scores, turn, dice):
+    def __call__(self, scores: np.ndarray, turn: np.ndarray, dice: np.ndarray) -> np.ndarray:
         return self.decide(scores, turn, dice)
 
     def bits(self, G: int, N: int, D: int) -> np.ndarray:
@@ -71,11 +77,11 @@ class Policy:
 class BitsPolicy(Policy):
     """A policy given by packed decisions over every state (what everything compiles to)."""
 
-    def __init__(self, bits, G, N, D, name="table"):
+    def __init__(self, bits: np.ndarray, G: int, N: int, D: int, name: str = "table") -> None:
         self._bits = np.asarray(bits, dtype=np.uint8).reshape(G ** N, packed_width(G, D))
         self.G, self.N, self.D, self.name = G, N, D, name
 
-    def decide(self, scores, turn, dice):
+    def decide(self, scores: np.ndarray, turn: np.ndarray, dice: np.ndarray) -> np.ndarray:
         scores, turn, dice = np.asarray(scores), np.asarray(turn), np.asarray(dice)
         inside = scores[:, 0] + turn < self.G
         out = np.zeros(len(turn), dtype=bool)
@@ -84,7 +90,7 @@ class BitsPolicy(Policy):
         out[inside] = (self._bits[idx, q >> 3] & (128 >> (q & 7))) != 0
         return out
 
-    def bits(self, G, N, D):
+    def bits(self, G: int, N: int, D: int) -> np.ndarray:
         if (G, N, D) != (self.G, self.N, self.D):
             raise PolicyError(f"policy {self.name} is for {self.N} players, target {self.G}, not {N} and {G}")
         return self._bits
@@ -94,17 +100,17 @@ class BestSeat(Policy):
     """``best``: the exact best response to the other seats, solved by ``strategy.resolve``."""
     name = "best"
 
-    def decide(self, scores, turn, dice):
+    def decide(self, scores: np.ndarray, turn: np.ndarray, dice: np.ndarray) -> np.ndarray:
         raise PolicyError("best is solved against the other seats first (strategy.resolve)")
 
-    def bits(self, G, N, D):
+    def bits(self, G: int, N: int, D: int) -> np.ndarray:
         raise PolicyError("best is solved against the other seats first (strategy.resolve)")
 
 
 class ResponsePolicy(BitsPolicy):
     """A seat's best response, with the convergence report of the solve that found it."""
 
-    def __init__(self, bits, G, N, D, report):
+    def __init__(self, bits: np.ndarray, G: int, N: int, D: int, report: dict[str, object]) -> None:
         super().__init__(bits, G, N, D, "best")
         self.report = report
 
@@ -112,7 +118,7 @@ class ResponsePolicy(BitsPolicy):
 class TablePolicy(BitsPolicy):
     """Optimal play read from a table."""
 
-    def __init__(self, table: Table, name="optimal"):
+    def __init__(self, table: Table, name: str = "optimal") -> None:
         G, N, D = table.target, table.players, table.substates
         if "roll_bits" in table.arrays:
             bits = table.arrays["roll_bits"]
@@ -125,23 +131,23 @@ class TablePolicy(BitsPolicy):
 class TurnRule(Policy):
     """A decision that depends only on the turn (points, live dice) and on whether stopping wins."""
 
-    def __init__(self, roll_tn, target, name):
+    def __init__(self, roll_tn: np.ndarray, target: int, name: str) -> None:
         self.roll_tn = np.asarray(roll_tn, dtype=bool)     # (T, D+1): roll at (t, n), T >= target
         self.target, self.name = target, name
 
-    def decide(self, scores, turn, dice):
+    def decide(self, scores: np.ndarray, turn: np.ndarray, dice: np.ndarray) -> np.ndarray:
         scores, turn, dice = np.asarray(scores), np.asarray(turn), np.asarray(dice)
         tt = np.minimum(turn, self.roll_tn.shape[0] - 1)
         return self.roll_tn[tt, dice] & (scores[:, 0] + turn < self.target)
 
-    def _per_s0(self, G, D):
+    def _per_s0(self, G: int, D: int) -> np.ndarray:
         t = np.arange(G)[:, None]
         return np.array([np.packbits((self.roll_tn[:G, :D + 1] & (s0 + t < G)).ravel()) for s0 in range(G)])
 
-    def bits(self, G, N, D):
+    def bits(self, G: int, N: int, D: int) -> np.ndarray:
         return self._per_s0(G, D)[np.arange(G ** N) // G ** (N - 1)]
 
-    def rows(self, G, D):
+    def rows(self, G: int, D: int) -> np.ndarray:
         """Packed decisions by (own score, best opponent's score): (G * G, nbytes), row s0 * G + lead."""
         return np.repeat(self._per_s0(G, D), G, axis=0)
 
@@ -151,11 +157,11 @@ class RaceRule(Policy):
     target, roll until stopping wins; otherwise stop at K_n + round((best opponent - you) / P) turn
     points with n dice live (round half up; P = 0 leaves the pace term out, E = 0 the end race)."""
 
-    def __init__(self, ks, pace, end, target, name):
+    def __init__(self, ks: Sequence[int], pace: int, end: int, target: int, name: str) -> None:
         self.ks = np.asarray([0] + list(ks), dtype=np.int64)
         self.pace, self.end, self.target, self.name = pace, end, target, name
 
-    def _roll(self, s0, lead, turn, dice):
+    def _roll(self, s0: np.ndarray, lead: np.ndarray, turn: np.ndarray, dice: np.ndarray) -> np.ndarray:
         G = self.target
         thr = self.ks[dice]
         if self.pace:
@@ -165,41 +171,43 @@ class RaceRule(Policy):
             roll = roll | (np.maximum(s0, lead) >= G - self.end)
         return roll & (s0 + turn < G)
 
-    def decide(self, scores, turn, dice):
+    def decide(self, scores: np.ndarray, turn: np.ndarray, dice: np.ndarray) -> np.ndarray:
         scores = np.asarray(scores)
         return self._roll(scores[:, 0], scores[:, 1:].max(axis=1), np.asarray(turn), np.asarray(dice))
 
-    def rows(self, G, D):
+    def rows(self, G: int, D: int) -> np.ndarray:
         """Packed decisions by (own score, best opponent's score): (G * G, nbytes), row s0 * G + lead."""
         s0, lead, t, n = (np.arange(m).reshape([-1 if i == a else 1 for i in range(4)])
                           for a, m in enumerate((G, G, G, D + 1)))        # broadcast, not meshgrid
         grid = np.broadcast_to(self._roll(s0, lead, t, n) & (n >= 1), (G, G, G, D + 1))
         return np.packbits(grid.reshape(G * G, -1), axis=1)
 
-    def bits(self, G, N, D):
+    def bits(self, G: int, N: int, D: int) -> np.ndarray:
         """Decisions depend on (own score, best opponent) only: pack those G*G rows, then gather."""
         scores = np.unravel_index(np.arange(G ** N), (G,) * N)
         return self.rows(G, D)[scores[0] * G + np.max(scores[1:], axis=0)]
 
 
-def race(ks, pace, end, target, D):
+def race(ks: Sequence[int], pace: int, end: int, target: int, D: int) -> RaceRule:
+    """``race:K1-...-KD/P/E`` (``RaceRule``) for a game to ``target``."""
     name = f"race:{'-'.join(map(str, ks))}/{pace}/{end}"
     return RaceRule(ks, pace, end, target, name)
 
 
-def thresholds(ks, target, D, name):
+def thresholds(ks: Sequence[int], target: int, D: int, name: str) -> TurnRule:
     """Stop at ks[n-1] points with n live dice (and whenever stopping wins)."""
     t = np.arange(target)[:, None]
     k = np.concatenate([[0], np.asarray(ks)])[None, :]
     return TurnRule(t < k, target, name)
 
 
-def hold(k, target, D, dice=None):
+def hold(k: int, target: int, D: int, dice: int | None = None) -> TurnRule:
+    """``hold:K`` (stop once the turn holds K points), ``hold:K/D`` (also stop with D or fewer live dice)."""
     ks = [k if (dice is None or n > dice) else 0 for n in range(1, D + 1)]
     return thresholds(ks, target, D, f"hold:{k}" + (f"/{dice}" if dice is not None else ""))
 
 
-def maxpoints(rules, D):
+def maxpoints(rules: Rules, D: int) -> TurnRule:
     """The turn policy that maximises expected points banked per turn, ignoring scores.
 
     Solved on the game's own turn model with the means of the uncut gain
@@ -224,7 +232,7 @@ def maxpoints(rules, D):
         prev, H = roll, 2 * H
 
 
-def _maxpoints_decisions(model, means, H):
+def _maxpoints_decisions(model: TurnModel, means: np.ndarray, H: int) -> np.ndarray:
     D = model.substates
     V = np.tile(np.arange(H + 8, dtype=float)[:, None], (1, D + 1))
     roll = np.zeros((H, D + 1), dtype=bool)
@@ -245,10 +253,10 @@ def _maxpoints_decisions(model, means, H):
 class CallablePolicy(Policy):
     """A user's Python function ``f(scores, turn, dice) -> bool``, scores a tuple in turn order."""
 
-    def __init__(self, fn, name):
+    def __init__(self, fn: Callable[..., Any], name: str) -> None:
         self.fn, self.name = fn, name
 
-    def decide(self, scores, turn, dice):
+    def decide(self, scores: np.ndarray, turn: np.ndarray, dice: np.ndarray) -> np.ndarray:
         if getattr(self.fn, "vectorized", False):
             out = np.asarray(self.fn(scores, turn, dice))
             if out.shape != np.shape(turn) or out.dtype != bool:
@@ -270,7 +278,7 @@ class CallablePolicy(Policy):
         return out
 
 
-def load_callable(spec: str):
+def load_callable(spec: str) -> Callable[..., Any]:
     """``module:function`` or ``path/to/file.py:function``."""
     target, _, attr = spec.rpartition(":")
     try:
@@ -295,13 +303,13 @@ def load_callable(spec: str):
     return fn
 
 
-def parse(spec: str, rules, D: int | None = None, optimal=None) -> Policy:
+def parse(spec: str, rules: Rules, D: int | None = None, optimal: Callable[[], Table] | None = None) -> Policy:
     """A policy from its name (``grammar.read``) for a game of ``rules``; ``D``: the turn's sub-states (the live
     dice, 5 for Go Nuts!, 1 for Pig; default ``rules.substates``). ``optimal()`` returns the table for the rules
     when "optimal" is named (default: the shipped or cached table, built once: ``store.library.Tables``)."""
     D = rules.substates if D is None else D
     if optimal is None:
-        def optimal():
+        def optimal() -> Table:
             return Tables().get(rules)
     sp = grammar.read(spec, rules.target, D)
     G = rules.target

@@ -9,18 +9,22 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from solver.engine.evaluate import evaluate
+from solver.engine.evaluate import EvalResult, evaluate
 from solver.engine.respond import respond
+from solver.engine.solve import Progress
 from solver.errors import GonutsError
 from solver.game.rules import Rules
 from solver.game.turn import game_model
 from solver.lab.policies import (
     BestSeat,
     BitsPolicy,
+    CallablePolicy,
     Policy,
     PolicyError,
     ResponsePolicy,
@@ -29,14 +33,20 @@ from solver.lab.policies import (
     race,
     thresholds,
 )
-from solver.lab.versus import Versus
+from solver.lab.versus import RowsRule, Versus
 from solver.reference.simulate import simulate
 from solver.store.library import Tables
+from solver.store.tables import Table
+
+PolicyLike = str | Policy | Callable[..., Any]
+"""A seat's policy as a caller gives it: a name (``policies.parse``), a ``Policy``, or a function
+``f(scores, turn, dice) -> bool`` (``CallablePolicy``)."""
 
 
-def resolve(specs, rules: Rules, optimal=None, table=None, progress=None) -> list[Policy]:
-    """One policy per seat from names; ``optimal()`` gives the optimal table when one is named (default: the
-    shipped or cached table, built once: ``store.library.Tables``).
+def resolve(specs: Iterable[PolicyLike], rules: Rules, optimal: Callable[[], Table] | None = None,
+            table: Table | None = None, progress: Progress | None = None) -> list[Policy]:
+    """One policy per seat from names, ``Policy`` objects or functions; ``optimal()`` gives the optimal table
+    when one is named (default: the shipped or cached table, built once: ``store.library.Tables``).
 
     ``best`` seats are solved here, exactly, as the best response to the other seats
     (the max-n solution among several ``best`` seats); each becomes a
@@ -46,14 +56,15 @@ def resolve(specs, rules: Rules, optimal=None, table=None, progress=None) -> lis
     if len(specs) != rules.players:
         raise PolicyError(f"give one policy per seat: {rules.players} players, {len(specs)} "
                           f"polic{'y' if len(specs) == 1 else 'ies'}")
-    cache = {}
+    cache: dict[str, Table] = {}
 
-    def opt():
+    def opt() -> Table:
         if "t" not in cache:
             cache["t"] = optimal() if optimal is not None else Tables().get(rules)
         return cache["t"]
 
-    pols = [parse(s, rules, rules.substates, opt) for s in specs]
+    pols = [s if isinstance(s, Policy) else parse(s, rules, rules.substates, opt) if isinstance(s, str)
+            else CallablePolicy(s, getattr(s, "__name__", "function")) for s in specs]
     best = [a for a, p in enumerate(pols) if isinstance(p, BestSeat)]
     if best:
         pols = best_response(rules, pols, best, table=table if table is not None else cache.get("t"),
@@ -61,7 +72,8 @@ def resolve(specs, rules: Rules, optimal=None, table=None, progress=None) -> lis
     return pols
 
 
-def best_response(rules: Rules, policies, seats, table=None, progress=None) -> list[Policy]:
+def best_response(rules: Rules, policies: Sequence[Policy], seats: Sequence[int], table: Table | None = None,
+                  progress: Progress | None = None) -> list[Policy]:
     """``policies`` with the seats in ``seats`` replaced by their exact best response to the others."""
     G, N, D = rules.target, rules.players, rules.substates
     res = respond(game_model(rules, table), N, G, [None if a in seats else p.bits(G, N, D)
@@ -70,7 +82,8 @@ def best_response(rules: Rules, policies, seats, table=None, progress=None) -> l
             for a, p in enumerate(policies)]
 
 
-def evaluate_policies(rules: Rules, policies, table=None, progress=None):
+def evaluate_policies(rules: Rules, policies: Sequence[Policy], table: Table | None = None,
+                      progress: Progress | None = None) -> EvalResult:
     """The exact result of a game played by ``policies`` (one per seat, from ``resolve``): an
     ``engine.evaluate.EvalResult``, whose ``win`` is every seat's win probability with seat 0 first to move.
 
@@ -85,6 +98,7 @@ def evaluate_policies(rules: Rules, policies, table=None, progress=None):
 
 @dataclass(frozen=True)
 class SimReport:
+    """Simulated games: each seat's ``win`` rate with its ``stderr``, the mean ``turns`` of a game."""
     games: int
     seed: int
     win: np.ndarray
@@ -93,8 +107,9 @@ class SimReport:
     seconds: float
 
 
-def simulate_policies(rules: Rules, policies, games: int, seed: int, progress=None) -> SimReport:
-
+def simulate_policies(rules: Rules, policies: Sequence[Policy], games: int, seed: int,
+                      progress: Progress | None = None) -> SimReport:
+    """Play ``games`` games of ``policies`` (one per seat, seat 0 first) with the random ``seed``."""
     if games < 1:
         raise GonutsError("games must be at least 1")
     G, N, D = rules.target, rules.players, rules.substates
@@ -136,11 +151,12 @@ class _Batched:
     probability against optimal opponents averaged over the seats. The keys not yet scored are
     evaluated together, ``Versus.batch_size()`` rules per pass; ``progress(scored, budget)`` after each."""
 
-    def __init__(self, vs, make, progress=None, budget=None):
+    def __init__(self, vs: Versus, make: Callable[[Any], RowsRule], progress: Progress | None = None,
+                 budget: int | None = None) -> None:
         self.vs, self.make, self.progress, self.budget = vs, make, progress, budget
-        self.memo = {}
+        self.memo: dict[Hashable, float] = {}
 
-    def __call__(self, keys):
+    def __call__(self, keys: Sequence[Hashable]) -> list[float]:
         todo = list(dict.fromkeys(k for k in keys if k not in self.memo))
         size = self.vs.batch_size()
         for lo in range(0, len(todo), size):
@@ -148,11 +164,11 @@ class _Batched:
             wins = self.vs.win([self.make(k) for k in part]).mean(axis=1)
             self.memo.update((k, float(w)) for k, w in zip(part, wins))
             if self.progress is not None:
-                self.progress(len(self.memo), self.budget)
+                self.progress(len(self.memo), self.budget if self.budget is not None else len(self.memo))
         return [self.memo[k] for k in keys]
 
 
-def _first_best(keys, wins, best, w_best):
+def _first_best(keys: Sequence[Any], wins: Sequence[float], best: Any, w_best: float) -> tuple[Any, float]:
     """The choice a one-at-a-time search makes: in order, a candidate replaces the best so far only if
     it is better by more than 1e-13."""
     for key, w in zip(keys, wins):
@@ -161,7 +177,8 @@ def _first_best(keys, wins, best, w_best):
     return best, w_best
 
 
-def simple_rules(rules: Rules, table, progress=None, max_rounds: int = 6) -> SimpleRulesReport:
+def simple_rules(rules: Rules, table: Table, progress: Progress | None = None,
+                 max_rounds: int = 6) -> SimpleRulesReport:
     """Search, by exact evaluation against N-1 optimal players (averaged over who starts):
     the best ``hold:K`` (K = 1..min(G, 60)), the best ``hold:K/D``, then the best
     ``dice:K1-...-K5`` by coordinate ascent from the better of those two.
@@ -173,7 +190,7 @@ def simple_rules(rules: Rules, table, progress=None, max_rounds: int = 6) -> Sim
     G, N, D = rules.target, rules.players, rules.substates
     fair = 1.0 / N
 
-    def dice_rule(ks):
+    def dice_rule(ks: Sequence[int]) -> RowsRule:
         return thresholds(list(ks), G, D, "dice:" + "-".join(map(str, ks)))
 
     kmax = min(G, 60)
@@ -213,8 +230,9 @@ class RaceSearch:
     evaluations: int
 
 
-def race_rules(rules: Rules, table, start_ks, progress=None, max_rounds: int = 5, steps=(1, 2, 4, 8),
-               shifts=(-6, -4, -3, -2, -1, 1, 2, 3, 4, 6)) -> RaceSearch:
+def race_rules(rules: Rules, table: Table, start_ks: Sequence[int], progress: Progress | None = None,
+               max_rounds: int = 5, steps: Sequence[int] = (1, 2, 4, 8),
+               shifts: Sequence[int] = (-6, -4, -3, -2, -1, 1, 2, 3, 4, 6)) -> RaceSearch:
     """Search the "keep pace, end race" family (``race:K1-...-K5/P/E``) by exact evaluation against N-1
     optimal players, averaged over who starts: ascent from ``start_ks`` (no pace, no end race), each
     coordinate tried at its current value plus and minus 1, 2, 4 and 8 (the pace divisor P and the
@@ -223,7 +241,7 @@ def race_rules(rules: Rules, table, start_ks, progress=None, max_rounds: int = 5
     G, N, D = rules.target, rules.players, rules.substates
     fair = 1.0 / N
 
-    def candidates(i, value):
+    def candidates(i: int, value: int) -> list[int]:
         near = {value + sign * d for d in steps for sign in (-1, 1)}
         if i < D:
             return sorted(v for v in near if 0 <= v <= G)
@@ -231,7 +249,7 @@ def race_rules(rules: Rules, table, start_ks, progress=None, max_rounds: int = 5
             return sorted({0} | {v for v in near | {4, 8, 12, 16, 24} if 2 <= v <= 60})
         return sorted({0} | {v for v in near | {5, 10, 15, 20} if 1 <= v < G})   # end race: 0 = off
 
-    def moves(cur):
+    def moves(cur: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         """Every coordinate on its own, then the pace and the end race each with every threshold shifted
         together (turning the pace term on pays only if the base thresholds move with it)."""
         for i in range(D + 2):

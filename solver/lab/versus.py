@@ -41,6 +41,8 @@ are not bit-identical, the sums run in another order.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -48,8 +50,10 @@ from solver.engine.bits import packed_width
 from solver.engine.kernels import Kernel
 from solver.engine.solve import model_arrays
 from solver.errors import GonutsError
+from solver.game.rules import Rules
 from solver.game.turn import game_model
 from solver.lab.policies import TablePolicy
+from solver.store.tables import Table
 
 
 def _default_memory() -> int:
@@ -64,11 +68,19 @@ def _default_memory() -> int:
 MEMORY = _default_memory()
 
 
+class RowsRule(Protocol):
+    """A rule ``Versus`` evaluates: its decisions depend on the turn, your score and the best opponent's only,
+    given as ``rows(G, D)``, packed by (own score, best opponent's score) (simple and race rules)."""
+    name: str
+
+    def rows(self, G: int, D: int) -> np.ndarray: ...
+
+
 class Versus:
     """``Versus(rules, table).win(policies)``: each policy's win probability by seat, (K, N), against N-1
     players following ``table`` (optimal). Policies must offer ``rows(G, D)`` (simple and race rules do)."""
 
-    def __init__(self, rules, table, memory: int = MEMORY):
+    def __init__(self, rules: Rules, table: Table, memory: int = MEMORY) -> None:
         G, N, D = rules.target, rules.players, rules.substates
         self.G, self.N, self.D, self.memory = G, N, D, memory
         model = game_model(rules, table)
@@ -85,23 +97,23 @@ class Versus:
         bits = TablePolicy(table).bits(G, N, D)
         self.kernel.gains_rows(room, bits, off, self.dopt)
         del room, off, idx
-        self._buffers: dict = {}
+        self._buffers: dict[int, np.ndarray] = {}
 
-    def close(self):
+    def close(self) -> None:
+        """Let the kernel's threads go."""
         self.kernel.close()
 
-    def __enter__(self):
+    def __enter__(self) -> Versus:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
-        return False
 
     def batch_size(self) -> int:
         """Rules per pass: as many as the memory budget for W allows."""
         return max(1, int(self.memory // (self.G ** self.N * self.N * 8)))
 
-    def _candidates(self, policies):
+    def _candidates(self, policies: Sequence[RowsRule]) -> tuple[np.ndarray, np.ndarray]:
         """The rules' gain distributions by (own score, best opponent's score), all in one array:
         rule k's for (s0, lead) at dcand[coff[k, s0 G + lead]:], G - s0 + 1 values."""
         G, D = self.G, self.D
@@ -120,7 +132,7 @@ class Versus:
             self.kernel.gains_rows(room, rows(G, D), coff[k], dcand)
         return dcand, coff
 
-    def win(self, policies) -> np.ndarray:
+    def win(self, policies: Iterable[RowsRule]) -> np.ndarray:
         """(K, N): policy k's win probability when it sits in seat c (c = 0 moves first)."""
         policies = list(policies)
         out = np.empty((len(policies), self.N))
@@ -129,7 +141,7 @@ class Versus:
             out[lo:lo + B] = self._pass(policies[lo:lo + B])
         return out
 
-    def _pass(self, policies):
+    def _pass(self, policies: Sequence[RowsRule]) -> np.ndarray:
         """One pass per thread, each over its share of the rules with its own W (reused across calls)."""
         G, N = self.G, self.N
         parts = min(len(policies), self.kernel.threads)
@@ -154,17 +166,17 @@ class _AfterScoringTurns:
     """The scoring-turns rule after k turns that scored: hold once the turn total is at least
     (G - score) / (turns - k), as rows by (own score, best opponent's score) for ``Versus``."""
 
-    def __init__(self, k, turns):
+    def __init__(self, k: int, turns: int) -> None:
         self.k, self.turns, self.name = k, turns, f"{turns} scoring turns, after {k}"
 
-    def rows(self, G, D):
+    def rows(self, G: int, D: int) -> np.ndarray:
         s0, t, n = np.arange(G)[:, None, None], np.arange(G)[None, :, None], np.arange(D + 1)[None, None, :]
         hold_at = -(-(G - s0) // (self.turns - self.k))
         grid = np.broadcast_to((t < hold_at) & (s0 + t < G) & (n >= 1), (G, G, D + 1))
         return np.repeat(np.packbits(grid.reshape(G, -1), axis=1), G, axis=0)
 
 
-def scoring_turns(rules, table, turns: int = 4):
+def scoring_turns(rules: Rules, table: Table, turns: int = 4) -> tuple[float, float]:
     """The "N scoring turns" rule against an optimal opponent (2 players), exactly: after k turns that
     scored, hold once the turn total is at least (G - score) / (turns - k); from the last, roll to the
     goal. The rule remembers k, so the state is (scores, player to move, k): the same scalar chain as
