@@ -199,7 +199,7 @@ def goal_hostile(tmp):
     sys.path.insert(0, str(ROOT / "tests"))
     import zipfile
 
-    from test_hostile_tables import CASES, PEAK, SHIPPED, _cases, write_zip
+    from test_contract import CASES, PEAK, SHIPPED, _cases, write_zip
     with zipfile.ZipFile(SHIPPED) as z:
         legit = {i.filename[:-4]: z.read(i) for i in z.infolist()}
 

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 # The tests mirror the packages (tests/<package>/test_<name>.py; cross-cutting suites in tests/across/): a suite
-# may use another's helpers (test_site's server, test_table_app's phone) and the scripts at tests/ (taps,
+# may use another's helpers (test_website's server, test_table_app's phone) and the scripts at tests/ (taps,
 # literal, the fixture writers) by name, wherever it lives.
 TESTS = Path(__file__).resolve().parent
 for folder in [TESTS, *sorted(p for p in TESTS.iterdir() if p.is_dir() and any(p.glob("test_*.py")))]:

@@ -8,6 +8,8 @@ answers from them says so, with the precision and the command that builds the ex
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 
 from solver.game.rules import Rules
@@ -19,7 +21,7 @@ class PageTable:
     """``start_win`` (``pagedata.Shares``), ``nuts_payout`` and ``roll_at`` as a ``tables.Table`` offers
     them, from the page's values."""
 
-    def __init__(self, rules, start_win, payouts, precision: float):
+    def __init__(self, rules: Rules, start_win: np.ndarray, payouts: np.ndarray | None, precision: float) -> None:
         self.rules, self.precision = rules, precision
         self.arrays = {"start_win": start_win}
         if payouts is not None:
@@ -30,15 +32,20 @@ class PageTable:
     target = property(lambda self: self.rules.target)
     substates = property(lambda self: self.rules.substates)
 
-    def roll_at(self, scores, t: int, n: int) -> bool:
+    def roll_at(self, scores: Sequence[int], t: int, n: int) -> bool:
+        """The page's decision at one state; never a roll where stopping already wins (as a table stores it)."""
+        if int(scores[0]) + t >= self.rules.target:
+            return False
         both, _ = self.values.turn(tuple(int(s) for s in scores))
         return bool(both[(t, n)][2])
 
 
-def page_table(rules, on_decode=None) -> PageTable | None:
+def page_table(rules: Rules, on_decode: Callable[[], object] | None = None) -> PageTable | None:
     """The page's values of ``rules`` where the page data is shipped (4 players at target 50), else None."""
-    shipped = pagevalues.shipped_game(rules.players, rules.reading_name(), rules.target) if rules.game == "gonuts" \
-        else None
+    reading = rules.reading_name()
+    if rules.game != "gonuts" or reading is None:
+        return None
+    shipped = pagevalues.shipped_game(rules.players, reading, rules.target)
     if shipped is None or Rules.from_dict(shipped[0]["rules"]) != rules:
         return None
     page_rules, start_win, payouts = pagevalues.page_game(shipped, on_decode)

@@ -104,11 +104,58 @@ def test_the_docs_links_point_at_files_that_exist(path):
 
 def test_the_tests_mirror_the_packages_and_name_no_issue():
     """Every Python test lives in tests/<package>/ for a package of solver (or tests/across/ when it crosses them,
-    or tests/test_api.py for the front door), and names what it checks, never an issue of the tracker."""
+    or tests/test_<module>.py for a module at solver's top), and names what it checks, never an issue of the tracker."""
     tests = ROOT / "tests"
     packages = {p.name for p in (ROOT / "solver").iterdir() if (p / "__init__.py").exists()}
     for path in tests.rglob("test_*.py"):
         folder = path.parent.relative_to(tests).as_posix()
-        assert folder in packages | {"across"} or path == tests / "test_api.py", f"{path.relative_to(ROOT)}"
+        assert folder in packages | {"across"} or path.parent == tests, f"{path.relative_to(ROOT)}"
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"\b[Ii]ssues? \d+", text), f"{path.relative_to(ROOT)} names an issue"
+
+
+# A module whose tests are not (yet) in its own tests/<package>/test_<module>.py: where they are. Each of these
+# files exercises the module through the way a user meets it (the command line, the page, a framework).
+TESTED_IN = {
+    "adapters/gymnasium_env.py": "adapters/test_rl.py", "adapters/live.py": "adapters/test_rl.py",
+    "adapters/openspiel_game.py": "adapters/test_rl.py", "adapters/pettingzoo_env.py": "adapters/test_rl.py",
+    "commands/asked.py": "commands/test_cli.py", "commands/options.py": "commands/test_cli.py",
+    "commands/text.py": "commands/test_cli.py", "commands/reviews.py": "play/test_record.py",
+    "commands/drills.py": "play/test_practice.py", "commands/helptext.py": "commands/test_streams.py",
+    "commands/signals.py": "commands/test_abuse.py", "commands/progress.py": "commands/test_abuse.py",
+    "engine/bits.py": "engine/test_kernels.py",
+    "engine/resources.py": "commands/test_abuse.py", "engine/settings.py": "engine/test_portable.py",
+    "errors.py": "game/test_rules.py", "files.py": "commands/test_abuse.py",
+    "numbers.py": "site/test_shared_rules.py", "game/dice.py": "site/test_shared_rules.py",
+    "game/loop.py": "site/test_shared_rules.py", "game/moves.py": "site/test_shared_rules.py",
+    "game/turn.py": "engine/test_solve.py", "lab/grammar.py": "site/test_shared_rules.py",
+    "lab/policies.py": "engine/test_evaluate.py", "lab/strategy.py": "lab/test_race.py",
+    "play/advise.py": "play/test_explain.py", "play/dice.py": "play/test_practice.py",
+    "play/words.py": "site/test_page_words.py", "reference/bellman.py": "engine/test_solve.py",
+    "site/icons.py": "site/test_website.py", "site/pagedata.py": "site/test_shipped_page.py",
+    "site/pagegames.py": "site/test_shipped_page.py",
+    "site/pagevalues.py": "site/test_shipped_page.py", "store/library.py": "test_api.py",
+    "store/verify.py": "commands/test_cli.py",
+}
+NO_LOGIC = {"version.py"}                   # a version string
+
+
+def test_every_module_has_a_test_file_a_newcomer_finds_by_its_path():
+    """solver/<package>/<module>.py is tested in tests/<package>/test_<module>.py, or where TESTED_IN says (a file
+    that names the module); README's test table says the same."""
+    tests, wrong = ROOT / "tests", []
+    for path in sorted((ROOT / "solver").rglob("*.py")):
+        rel = path.relative_to(ROOT / "solver").as_posix()
+        if path.name == "__init__.py" or rel in NO_LOGIC:
+            continue
+        own = tests / Path(rel).parent / f"test_{path.name}"
+        if rel not in TESTED_IN:
+            if not own.exists():
+                wrong.append(f"solver/{rel} has no tests/{own.relative_to(tests)} and is not in TESTED_IN")
+            continue
+        there = tests / TESTED_IN[rel]
+        if own.exists():
+            wrong.append(f"{rel} has its own test file now: take it out of TESTED_IN")
+        elif not there.exists() or not re.search(rf"\b{path.stem}\b", there.read_text(encoding="utf-8")):
+            wrong.append(f"{there.relative_to(ROOT)} does not exist or never names {path.stem}")
+    assert not wrong, "\n".join(wrong)

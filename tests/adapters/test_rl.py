@@ -1,5 +1,6 @@
 """The game-AI adapters (pip install ".[rl]"): PettingZoo, Gymnasium and OpenSpiel, each checked by its
-framework's own tests, against our tables, and by playing."""
+framework's own tests, against our tables, and by playing; each wraps the same live game (solver/adapters/live.py).
+"""
 import math
 import re
 import sys

@@ -1,4 +1,5 @@
-"""The command line: answers match the tables, and bad input gets one line and a non-zero exit."""
+"""The command line: answers match the tables, and bad input gets one line and a non-zero exit. Through it, the
+commands' modules (solver/commands/: cli, asked, options, text) and the verify command (solver/store/verify.py)."""
 import json
 import os
 import subprocess

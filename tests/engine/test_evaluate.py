@@ -50,7 +50,7 @@ def test_expected_turns_closed_form_target_one():
     """Target 1, everyone rolls: the game lasts Geometric(q) turns, mean 1/q."""
     r = Rules.from_options(players=3, target=1)
     ev, _ = _eval(r, ["hold:1"] * 3)
-    from test_engine import _turn_win_prob_target1
+    from test_solve import _turn_win_prob_target1
     q = float(_turn_win_prob_target1(r))
     assert ev.expected_turns == pytest.approx(1 / q, rel=1e-12)
 

@@ -75,7 +75,7 @@ def test_the_module_gives_the_bytes_of_build_in_chromium(browser):
     kernel_models.json, from Python's turn model and (Go Nuts!) from the page's own, hashes to the digests of
     gonuts-solve build, as under Node (tests/js/solve.test.mjs)."""
     pytest.importorskip("playwright", reason="the page's browser tests need playwright (pip install \".[test]\")")
-    from test_site import serve
+    from test_website import serve
     proc, url = serve(ROOT)
     try:
         page = browser.new_page()

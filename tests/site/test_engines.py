@@ -3,8 +3,8 @@ WebDriver BiDi) and in WebKit, Safari's engine (WebKitGTK's WebKitWebDriver and 
 xvfb-run), all from Debian's packages: the single file's advise for 2-4 players against the CLI, practice's
 draw and the luck split against the CLI, a practice decision answered, a short Table game, games at target 30
 that the page solves itself (its WebAssembly kernel in a worker) against the CLI, and the site offline after its
-server is stopped. Chromium runs the full suite (test_web.py,
-test_site.py, test_table_app.py). The checks themselves are in tests/engines/."""
+server is stopped. Chromium runs the full suite (test_webpage.py,
+test_website.py, test_table_app.py). The checks themselves are in tests/engines/."""
 from __future__ import annotations
 
 import json
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from test_site import serve  # noqa: E402
+from test_website import serve  # noqa: E402
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -1,5 +1,5 @@
 """One statement of the rules for Python and the page: the shared fixtures (tests/fixtures/), run against
-Python here and against the page's core under Node (``node --test tests/js``) and in Chromium (test_web.py).
+Python here and against the page's core under Node (``node --test tests/js``) and in Chromium (test_webpage.py).
 
 The fixtures are the specification, written by hand: each policy name with its normalized name or the
 exact refusal, each game record with where it leaves the game or the exact refusal."""

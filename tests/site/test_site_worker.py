@@ -17,7 +17,7 @@ import pytest
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright", reason="the page's browser tests need playwright (pip install \".[test]\")")
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from test_site import Context, web  # noqa: E402
+from test_website import Context, web  # noqa: E402
 
 
 class Host:

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 pytest.importorskip("playwright", reason="the page's browser tests need playwright (pip install \".[test]\")")
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from taps import clicker  # noqa: E402
-from test_site import Context  # noqa: E402
+from test_website import Context  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SHOTS = Path(os.environ.get("GONUTS_SCREENSHOTS", ROOT / "build" / "screenshots"))

@@ -4,7 +4,7 @@
  * @typedef {HTMLElement & {value: string, checked: boolean, disabled: boolean, open: boolean, max: string,
  *   files: FileList | null, focus: (o?: FocusOptions) => void}} Control */
 
-/** The element with this id (the page has every id it asks for: tests/site/test_web.py). @param {string} id @returns {Control} */
+/** The element with this id (the page has every id it asks for: tests/site/test_webpage.py). @param {string} id @returns {Control} */
 export const $ = (id) => /** @type {Control} */ (/** @type {unknown} */ (document.getElementById(id)));
 
 /** An element with attributes ("class", "text", "style" through the CSSOM: the CSP allows no style attribute)

@@ -31,7 +31,7 @@ def web_cache(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def page_file(tmp_path_factory, web_cache):
-    """The page as a user makes it: `gonuts-solve web --players 2,3 --out ...` (4 players: test_site.py)."""
+    """The page as a user makes it: `gonuts-solve web --players 2,3 --out ...` (4 players: test_website.py)."""
     out = tmp_path_factory.mktemp("web") / "gonuts.html"
     env = {**os.environ, "GONUTS_SOLVE_CACHE": str(web_cache)}
     p = subprocess.run([sys.executable, "-m", "cli", "web", "--players", "2,3", "--out", str(out)], cwd=ROOT, env=env,
