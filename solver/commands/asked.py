@@ -152,6 +152,8 @@ def explain_for(table_path, rules, a) -> dict:
     """``advise --explain``: the explain object of the state just advised, from the same table."""
     from solver.play.explain import explain_path  # deferred for start-up: only --explain pays for it
     path = table_path or find_table(rules)
+    if path is None:
+        raise TableError(f"no table of {rules.describe()} to explain from: build it first")
     return explain_path(path, a.scores, a.turn, a.dice, expect=rules)
 
 

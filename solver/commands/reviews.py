@@ -2,6 +2,8 @@
 games a phone kept, newest first), each game replayed and every asked seat reviewed (``play.record``)."""
 from __future__ import annotations
 
+from typing import Any
+
 from solver.commands import asked, text
 from solver.errors import UsageError, show
 from solver.play.record import RecordError, read_file, replay, reviews
@@ -63,7 +65,8 @@ def review_file(path, seat, all_seats: bool, game, table_path=None) -> tuple[dic
     done = []
     for k, rep, seats in jobs:
         rvs = reviews(rep, tables[rep.rules], seats)
-        obj = {"seats": [rv.to_dict() for rv in rvs]} if len(seats) != 1 or all_seats or history else rvs[0].to_dict()
+        obj: dict[str, Any] = ({"seats": [rv.to_dict() for rv in rvs]} if len(seats) != 1 or all_seats or history
+                               else rvs[0].to_dict())
         precision = getattr(tables[rep.rules], "precision", None)
         if precision is not None:
             obj["values"] = {"source": "page data", "precision": precision}

@@ -10,12 +10,32 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from solver.errors import StateError, TableError
+from solver.files import StrPath
+from solver.game.rules import Rules
 from solver.play.backup import after_turn, backup_state
-from solver.store.checked import open_table
+from solver.store.checked import CheckedTable, open_table
 from solver.store.contract import Archive, contract
+
+if TYPE_CHECKING:                # annotations only: this path stays numpy-free (pyproject's import contracts)
+    from solver.store.tables import TableView
+
+
+class GameShape(Protocol):
+    """What a state is checked against: a table's or the rules' players, target and sub-states."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def target(self) -> int: ...
+
+    @property
+    def substates(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -30,17 +50,18 @@ class Advice:
     >>> a.action, a.reason, len(a.players_if_roll)
     ('roll', 'optimal', 2)
     """
-    scores: tuple
+    scores: tuple[int, ...]
     turn: int
     dice: int
     action: str                  # "roll" or "stop"
     reason: str                  # "optimal", "reaches_target" or "forced"
     win_if_roll: float | None    # the active player's win probability
     win_if_stop: float | None
-    players_if_roll: tuple | None    # every seat's win probability, seat order from the active player
-    players_if_stop: tuple | None
+    players_if_roll: tuple[float, ...] | None    # every seat's win probability, seat order from the active player
+    players_if_stop: tuple[float, ...] | None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
+        """The advice as ``advise --json`` prints it."""
         return {
             "scores": list(self.scores), "turn": self.turn, "dice": self.dice,
             "action": self.action, "reason": self.reason,
@@ -50,7 +71,8 @@ class Advice:
         }
 
 
-def check_state(table, scores, turn: int, dice: int):
+def check_state(table: GameShape, scores: Sequence[int], turn: int, dice: int) -> tuple[int, ...]:
+    """``scores`` as a tuple, or a StateError saying what does not fit the table's game."""
     """The scores as a tuple, or a StateError naming what does not exist in ``table``'s game."""
     N, G, D = table.players, table.target, table.substates
     scores = tuple(scores)
@@ -65,13 +87,15 @@ def check_state(table, scores, turn: int, dice: int):
     return scores
 
 
-def check_explainable(rules) -> None:
+def check_explainable(rules: Rules) -> None:
+    """Refuse --explain where there are no dice to explain (Pig)."""
     """Refuse a game whose turn has nothing to explain (Pig), before any table is read or built."""
     if rules.game != "gonuts":
         raise StateError("--explain is for Go Nuts! (Pig's turn has no dice to explain)")
 
 
-def check_dice(D: int, dice: int):
+def check_dice(D: int, dice: int) -> None:
+    """Refuse a number of live dice the game does not have."""
     """Refuse a count of live dice the game does not have (D: 5 for Go Nuts!, Pig's one die)."""
     if not 1 <= dice <= D:
         if D == 1:
@@ -93,7 +117,7 @@ def _answer(table, scores, turn, dice, both, roll_at) -> Advice:
     return Advice(scores, turn, dice, action, "optimal", r_all[0], s_all[0], r_all, s_all)
 
 
-def advise(table, scores, turn: int, dice: int) -> Advice:
+def advise(table: TableView, scores: Sequence[int], turn: int, dice: int) -> Advice:
     """The optimal action and its consequences, read from a loaded table (3-4 players: recomputed
     exactly from ``start_win`` by one Bellman backup of the state, ``backup.backup_state``)."""
     def both(scores):
@@ -114,13 +138,15 @@ class _Shape:
     substates: int
 
 
-def table_rules(path):
+def table_rules(path: StrPath) -> Rules:
+    """The rules of a table file, from its meta alone (checked against the contract)."""
     """The rules a table file says it holds, from its checked ``meta`` (no array is read)."""
     with Archive(path) as z:
         return contract(z.meta(), str(path))[0]
 
 
-def advise_path(path, scores, turn: int, dice: int, expect=None):
+def advise_path(path: StrPath, scores: Sequence[int], turn: int, dice: int,
+                expect: Rules | None = None) -> tuple[Advice, Rules]:
     """(Advice, rules) straight from a table file, checked like ``tables.load`` checks it, once per
     file content (``checked.open_table``): later questions read only the numbers they need.
 
@@ -130,7 +156,8 @@ def advise_path(path, scores, turn: int, dice: int, expect=None):
         return _advise_checked(tab, scores, turn, dice), tab.rules
 
 
-def turn_inputs(tab, scores):
+def turn_inputs(tab: CheckedTable,
+                scores: tuple[int, ...]) -> tuple[tuple[float, ...], list[tuple[float, ...]] | None]:
     """The start_win of every state this turn can lead to (one run of h * N floats) and the payouts."""
     rules = tab.rules
     N, G = rules.players, rules.target
@@ -141,7 +168,7 @@ def turn_inputs(tab, scores):
     run = struct.unpack(f"<{h * N}d", tab.item("start_win", flat * N, h * N))
     if not all(0.0 <= x <= 1.0 for x in run):          # also refuses NaN
         raise TableError(f"{tab.where}: start_win holds a value that is not a probability")
-    payouts = None
+    payouts: list[tuple[float, ...]] | None = None
     if "nuts_payout" in tab.headers:
         pay = struct.unpack(f"<{6 * (G + 1)}d", tab.data("nuts_payout"))
         payouts = [pay[n * (G + 1):(n + 1) * (G + 1)] for n in range(6)]

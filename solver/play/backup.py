@@ -12,10 +12,21 @@ Twin in the page: ``solver/site/web/src/core/backup.js``.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 from solver.game.moves import BUST, NUTS, roll_table
+from solver.game.rules import Rules
+
+Vector = Sequence[float]
+"""Every seat's win probability, in seat order from the player to move (or, for ``after``, the next)."""
+After = Callable[[int], Vector]
+"""``after(g)``: the start-of-turn values of the state a turn that gains g leads to."""
+Payouts = Sequence[Sequence[float]] | None
+"""``payouts[n][g]``: the Go Nuts! gain pmf of a round of n dice (None for Pig)."""
 
 
-def after_turn(W, scores):
+def after_turn(W: Any, scores: Sequence[int]) -> After:
     """``after(g)`` for the turn of the player to move at ``scores`` (turn order, the mover first), from the
     start-of-turn values ``W`` (a table's ``start_win``, or the page's): a turn that gains g leads to the
     next player's turn, where the mover's score s0 + g comes last, so ``W[s1, ..., s_{N-1}, s0 + g]``. The one
@@ -24,7 +35,8 @@ def after_turn(W, scores):
     return lambda g: W[rest + (s0 + g,)].tolist()
 
 
-def backup_state(rules, payouts, after, s0: int, turn: int, dice: int):
+def backup_state(rules: Rules, payouts: Payouts, after: After, s0: int, turn: int,
+                 dice: int) -> tuple[Vector, Vector]:
     """(every seat if rolling, every seat if stopping) at (turn, dice) of a turn from banked score s0.
 
     ``after(g)`` is the start-of-turn value vector W (N floats, seat order from the next player) of
@@ -34,13 +46,14 @@ def backup_state(rules, payouts, after, s0: int, turn: int, dice: int):
     return _backward(rules, payouts, after, s0, turn, dice)
 
 
-def turn_decisions(rules, payouts, after, s0: int) -> dict:
+def turn_decisions(rules: Rules, payouts: Payouts, after: After, s0: int) -> dict[tuple[int, int], bool]:
     """{(t, n): roll} at every decision state of this turn (t < G - s0), as ``backup_state`` decides:
     the greedy action on the mover's own component, an exact tie stops, the opening roll is forced."""
     return _backward(rules, payouts, after, s0, 0, None)
 
 
-def turn_values(rules, payouts, after, s0: int):
+def turn_values(rules: Rules, payouts: Payouts, after: After,
+                s0: int) -> tuple[dict[tuple[int, int], tuple[Vector, Vector, bool]], Callable[[int, int], Vector]]:
     """Every state of this turn, valued as ``backup_state`` values it: {(t, n): (every seat if rolling, every
     seat if stopping, the greedy choice)} for t < G - s0, and ``nuts(x, t)``: every seat's value of a Go Nuts!
     round of x dice started at t turn points, before its acorns are known (what a review's luck needs)."""

@@ -5,6 +5,10 @@ Twin in the page: ``solver/site/web/src/core/dice.js``.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from solver.game.rules import Rules
+
 M32 = 0xFFFFFFFF
 
 
@@ -22,7 +26,7 @@ class Mulberry32:
         return ((z ^ (z >> 14)) & M32) / 4294967296
 
 
-def face(r: Mulberry32, counts) -> int:
+def face(r: Mulberry32, counts: Sequence[int]) -> int:
     total = sum(counts)
     u = int(r.next() * total)
     for i, c in enumerate(counts):
@@ -32,7 +36,7 @@ def face(r: Mulberry32, counts) -> int:
     return len(counts) - 1
 
 
-def roll_dice(r: Mulberry32, rules, n: int) -> tuple:
+def roll_dice(r: Mulberry32, rules: Rules, n: int) -> tuple[int, ...]:
     """(acorns, squirrels, cars) of n squirrel dice."""
     counts = [0, 0, 0]
     for _ in range(n):
@@ -40,7 +44,7 @@ def roll_dice(r: Mulberry32, rules, n: int) -> tuple:
     return tuple(counts)
 
 
-def nuts_round(r: Mulberry32, rules, dice: int, opponents: int) -> int:
+def nuts_round(r: Mulberry32, rules: Rules, dice: int, opponents: int) -> int:
     """The acorns of a Go Nuts! round, tick by tick as the page plays it: the mover throws ``dice`` dice,
     each opponent still waiting a dog die; the round ends after the tick of the last dog."""
     waiting, acorns = opponents, 0

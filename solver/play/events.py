@@ -5,12 +5,15 @@ Twin in the page: ``solver/site/web/src/core/events.js``.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from solver.errors import show
-from solver.game.loop import IllegalEvent
+from solver.game.loop import IllegalEvent, State
 from solver.game.moves import outcome
+from solver.game.rules import Rules
 
 
-def is_whole(value, lo=0) -> bool:
+def is_whole(value: object, lo: int = 0) -> bool:
     """A whole number, written 2 or 2.0 alike (JSON has one kind of number; the page cannot tell them apart),
     at most 2^53 - 1 (the page's numbers are exact only that far); never a boolean."""
     if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 63:
@@ -41,11 +44,12 @@ def refusal(name: str, **params: object) -> str:
     return REFUSALS[name].format(**params)
 
 
-def as_whole(value):
+def as_whole(value: Any) -> Any:
+    """A whole number written as a float (3.0) as the int it is; anything else as it was."""
     return int(value) if isinstance(value, float) else value
 
 
-def event_value(rules, state, kind: str, value, own_turn: bool):
+def event_value(rules: Rules, state: State, kind: str, value: object, own_turn: bool) -> Any:
     """An event's value as ``loop.step`` takes it, or an ``IllegalEvent`` saying what is wrong with it (a record's
     replay says which event: ``record.replay``)."""
     if kind == "banked":

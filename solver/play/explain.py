@@ -17,21 +17,25 @@ The page gives the same why in ``solver/site/web/src/core/backup.js`` (``explain
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from solver.files import StrPath
 from solver.game.moves import BUST, MOVE, NUTS, faces_table, roll_table
 from solver.game.payout import nuts_gain_mean
-from solver.game.rules import N_DICE
+from solver.game.rules import N_DICE, Rules
 from solver.play.advise import check_explainable, check_state, turn_inputs
-from solver.play.backup import turn_decisions
+from solver.play.backup import After, Payouts, turn_decisions
 from solver.store.checked import open_table
 
 
-def nuts_means(rules) -> dict:
+def nuts_means(rules: Rules) -> dict[int, float]:
     """{dice: expected acorns of a Go Nuts! round with that many dice}, exact, for 1..5 dice."""
     return {x: nuts_gain_mean(x, rules.players - 1, rules.dog_chance, rules.acorn_chance, rules.speed_fraction)
             for x in range(1, N_DICE + 1)}
 
 
-def explain(rules, payouts, after, s0: int, turn: int, dice: int) -> dict:
+def explain(rules: Rules, payouts: Payouts, after: After, s0: int, turn: int, dice: int) -> dict[str, Any]:
     """The explain object (module docstring); ``payouts`` and ``after`` as ``backup.backup_state`` takes them."""
     check_explainable(rules)
     h = rules.target - s0
@@ -49,7 +53,8 @@ def explain(rules, payouts, after, s0: int, turn: int, dice: int) -> dict:
             "turn_gain_mean_if_roll": sum(g * q for g, q in enumerate(gain))}
 
 
-def explain_path(path, scores, turn: int, dice: int, expect=None) -> dict:
+def explain_path(path: StrPath, scores: Sequence[int], turn: int, dice: int,
+                 expect: Rules | None = None) -> dict[str, Any]:
     """``explain`` for one state, straight from a table file (checked as ``advise.advise_path`` checks it)."""
     with open_table(path, expect) as tab:
         rules = tab.rules
@@ -59,7 +64,8 @@ def explain_path(path, scores, turn: int, dice: int, expect=None) -> dict:
         return explain(rules, payouts, lambda g: run[g * N:(g + 1) * N], scores[0], turn, dice)
 
 
-def turn_gain(rules, payouts, decide, s0: int, turn: int, dice: int) -> list:
+def turn_gain(rules: Rules, payouts: Payouts, decide: dict[tuple[int, int], bool], s0: int, turn: int,
+              dice: int) -> list[float]:
     """P(the turn adds g points), g = 0 .. h - 1, then P(it reaches the target): rolling now at (turn, dice),
     then following ``decide``. Forward over the turn's decision states, t ascending and n descending (a
     roll either adds acorns or removes dice, so this visits every state after all that lead to it)."""

@@ -25,10 +25,17 @@ Twin in the page: ``solver/site/web/src/core/luck.js``.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from solver.game.loop import DECIDE, NUTS_ROUND, OVER, ROLL, START, new_game, step
-from solver.play.backup import after_turn, turn_values
+from solver.game.loop import DECIDE, NUTS_ROUND, OVER, ROLL, START, State, new_game, step
+from solver.game.rules import Rules
+from solver.play.backup import Payouts, after_turn, turn_values
+
+if TYPE_CHECKING:                # annotations only: this path stays numpy-free (pyproject's import contracts)
+    from solver.play.record import Replay
+    from solver.store.tables import TableView
 
 PARTS = ("luck", "own_decisions", "others_decisions", "banked_turns")
 CHANCE = {"roll": "luck", "nuts": "luck", "banked": "banked_turns"}
@@ -56,16 +63,18 @@ class Values:
     optimal action is ``roll_at(frame, t, n)`` (a table's stored policy) or, without it, the backup's own
     greedy choice (what the page does)."""
 
-    def __init__(self, rules, start_win, payouts, roll_at=None):
+    def __init__(self, rules: Rules, start_win: Any, payouts: Payouts,
+                 roll_at: Callable[[Sequence[int], int, int], bool] | None = None) -> None:
         self.rules, self.W, self.payouts, self.roll_at = rules, start_win, payouts, roll_at
-        self.turns = {}
+        self.turns: dict[tuple[int, ...], Any] = {}
 
     @classmethod
-    def of_table(cls, table):
+    def of_table(cls, table: TableView) -> Values:
         """A table's Values: its own where it carries them (``pagetable.PageTable``, whose optimal action is
         already these values' greedy choice: one backup per turn serves both), else new ones."""
-        if isinstance(getattr(table, "values", None), cls):
-            return table.values
+        values = getattr(table, "values", None)
+        if isinstance(values, cls):
+            return values
         pay = table.arrays.get("nuts_payout")
         return cls(table.rules, table.arrays["start_win"], None if pay is None else pay.tolist(), table.roll_at)
 
@@ -73,7 +82,7 @@ class Values:
         N = self.rules.players
         return tuple(vec[(k - seat) % N] for k in range(N))
 
-    def turn(self, frame: tuple):
+    def turn(self, frame: tuple[int, ...]) -> Any:
         """``backup.turn_values`` of the turn from these scores (turn order from the player to move)."""
         if frame not in self.turns:
             if len(self.turns) > 64:
@@ -83,7 +92,8 @@ class Values:
                                             after_turn(W, frame), frame[0])
         return self.turns[frame]
 
-    def of(self, state) -> tuple:
+    def of(self, state: State) -> tuple[float, ...]:
+        """Every seat's win probability (absolute seat order) at a state of the game loop."""
         N = self.rules.players
         if state.phase == OVER:
             return tuple(1.0 if k == state.winner else 0.0 for k in range(N))
@@ -101,7 +111,7 @@ class Values:
         return self._absolute(roll if best else stop, state.seat)
 
 
-def split(rep, table) -> tuple:
+def split(rep: Replay, table: TableView | Values) -> tuple[Split, ...]:
     """Every seat's Split of a replayed record (``record.replay``), valued from ``table`` (or ``Values``)."""
     rules = rep.rules
     N = rules.players

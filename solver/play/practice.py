@@ -19,11 +19,15 @@ Twin in the page: ``solver/site/web/src/core/practice.js``.
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from solver.errors import UsageError, show
 from solver.game.loop import DECIDE, NUTS_ROUND, OVER, START, new_game, step
 from solver.game.moves import outcome
+from solver.game.rules import Rules
+from solver.play.backup import Payouts
 from solver.play.dice import Mulberry32, nuts_round, roll_dice
 from solver.play.luck import Values
 
@@ -37,7 +41,7 @@ FILL_AFTER = 100      # after this many games, a decision of either kind fills t
                       # game may have few close calls)
 MAX_COUNT = 100
 DAILY_COUNT, DAILY_PLAYERS, DAILY_RULES = 10, 2, "rulebook"
-def page_values(rules, start_win, payouts) -> Values:
+def page_values(rules: Rules, start_win: Any, payouts: Payouts) -> Values:
     """The values the page plays and advises with: its start-of-turn values, the backup's own choice."""
     return Values(rules, start_win, payouts)
 
@@ -53,7 +57,7 @@ class Pick:
     game: int = 0         # which of the draw's games it came from, and which turn of that game
     turn_of_game: int = 0
 
-    def to_dict(self, rules) -> dict:
+    def to_dict(self, rules: Rules) -> dict[str, object]:
         """The keys of ``advise --json`` (and whether it is a close call)."""
         return {"scores": list(self.scores), "turn": self.turn, "dice": self.dice,
                 "action": "roll" if self.roll[0] > self.stop[0] else "stop", "reason": "optimal",
@@ -61,12 +65,13 @@ class Pick:
                 "players_if_stop": list(self.stop), "rules": rules.to_dict(), "close": self.close}
 
 
-def close_for(rules) -> float:
+def close_for(rules: Rules) -> float:
     """How near the two actions of a close call are, under these rules."""
     return CLOSE if rules.nuts_costs_turn else CLOSE_ROUND_ADDS
 
 
-def close_count(picks) -> int:
+def close_count(picks: Iterable[Pick]) -> int:
+    """How many of the picks are close calls."""
     return sum(p.close for p in picks)
 
 

@@ -32,16 +32,21 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from solver.errors import GonutsError, show
-from solver.files import check_source
+from solver.files import StrPath, check_source
 from solver.game.loop import OVER, IllegalEvent, check, new_game, step
 from solver.game.rules import N_DICE, READINGS, Rules
 from solver.play.advise import advise
 from solver.play.events import as_whole, event_value, is_whole, refusal
 from solver.play.luck import Split, split
 from solver.play.names import table_names
+
+if TYPE_CHECKING:                # annotations only: this path stays numpy-free (pyproject's import contracts)
+    from solver.store.tables import TableView
 
 FORMAT = "gonuts-game"
 VERSION = 1
@@ -102,7 +107,7 @@ _BOMS = ((b"\xff\xfe\x00\x00", "UTF-32 (little-endian)"), (b"\x00\x00\xfe\xff", 
          (b"\xff\xfe", "UTF-16 (little-endian)"), (b"\xfe\xff", "UTF-16 (big-endian)"))
 
 
-def read_file(path):
+def read_file(path: StrPath) -> Any:
     """The JSON of a record file, or a RecordError that says why it cannot be read (a FIFO or a device is
     refused at once: it would block, or never end)."""
     check_source(path, "game record", RecordError)
@@ -119,7 +124,7 @@ def read_file(path):
     return parse_bytes(data, str(path))
 
 
-def parse_bytes(data: bytes, name: str):
+def parse_bytes(data: bytes, name: str) -> Any:
     """A record file's bytes -> its JSON, by the rules the page applies too (tests/fixtures/record_files.json):
     UTF-8 with or without a byte-order mark, anything else refused by name; at most MAX_RECORD_BYTES
     and MAX_DEPTH levels of nesting."""
@@ -175,7 +180,7 @@ def nesting(text: str) -> int:
     return deepest
 
 
-def rules_of(record) -> tuple[Rules, int]:
+def rules_of(record: dict[str, Any]) -> tuple[Rules, int]:
     """Check the record's header; returns its rules and the reviewed seat."""
     if not isinstance(record, dict):
         raise RecordError("a game record must be a JSON object")
@@ -212,7 +217,7 @@ def _speed(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and 0 < x <= 100
 
 
-def replay(record) -> Replay:
+def replay(record: Any) -> Replay:
     """Apply the rules to the record's events (``game.loop``); the first impossible one is refused by number."""
     rules, you = rules_of(record)
     N = rules.players
@@ -257,7 +262,8 @@ class ReviewedDecision:
     win_if_stop: float
     loss_points: float    # percentage points of win probability given up (0 when optimal)
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, object]:
+        """The decision as ``review --json`` prints it."""
         return {"event": self.event, "scores": list(self.scores), "turn": self.turn, "dice": self.dice,
                 "taken": self.taken, "optimal": self.optimal, "win_if_roll": self.win_if_roll,
                 "win_if_stop": self.win_if_stop, "loss_points": self.loss_points}
@@ -279,16 +285,17 @@ class Review:
         ranked = sorted(self.decisions, key=lambda d: (-d.loss_points, d.event))
         return tuple(d for d in ranked[:k] if d.loss_points > 0)
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, object]:
+        """The review as ``review --json`` prints it."""
         r = self.replay
         return {"rules": r.rules.reading_name(), "players": r.rules.players, "target": r.rules.target,
                 "you": r.you, "seat": self.seat, "scores": list(r.scores), "winner": r.winner, "events": r.events,
                 "decisions": [d.to_dict() for d in self.decisions],
                 "total_loss_points": self.total_loss_points,
-                "costliest": [d.event for d in self.costliest()], **self.split.to_dict()}
+                "costliest": [d.event for d in self.costliest()], **(self.split.to_dict() if self.split else {})}
 
 
-def reviews(record, table, seats) -> list:
+def reviews(record: Any, table: TableView, seats: Iterable[int]) -> list[Review]:
     """``review`` of each of ``seats``, the game's luck split computed once."""
     rep = record if isinstance(record, Replay) else replay(record)
     _check_table(rep, table)
@@ -296,12 +303,13 @@ def reviews(record, table, seats) -> list:
     return [review(rep, table, k, splits) for k in seats]
 
 
-def _check_table(rep, table):
+def _check_table(rep: Replay, table: TableView) -> None:
     if table.rules != rep.rules:
         raise RecordError(f"the record is for {rep.rules.describe()}, the table for {table.rules.describe()}")
 
 
-def review(record, table, seat: int | None = None, splits=None) -> Review:
+def review(record: Any, table: TableView, seat: int | None = None,
+           splits: Sequence[Split] | None = None) -> Review:
     """Every decision of one seat (default: the record's ``you``) against the optimal one, valued from
     ``table``, and the seat's luck split (``splits``: every seat's, if already computed)."""
     rep = record if isinstance(record, Replay) else replay(record)

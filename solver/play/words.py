@@ -5,6 +5,10 @@ Twin in the page: ``solver/site/web/src/core/words.js`` (which says them in four
 """
 from __future__ import annotations
 
+from typing import Any, Protocol
+
+from solver.game.rules import Rules
+
 
 def points(x: float) -> str:
     """A probability as signed percentage points, one decimal (never -0.0)."""
@@ -16,7 +20,14 @@ def one_in(p: float) -> str:
     return "never" if p <= 0 else f"1 in {1 / p:,.0f}" if p < 0.5 else f"{100 * p:.0f}%"
 
 
-def explain(rules, a, e) -> str:
+class Asked(Protocol):
+    """The state a question was about: an ``Advice``, or a practice question's pick."""
+    scores: tuple[int, ...]
+    turn: int
+    dice: int
+
+
+def explain(rules: Rules, a: Asked, e: dict[str, Any]) -> str:
     """The explain object in words: where optimal play stops, the next roll's risks, the turn's gain."""
     h = rules.target - a.scores[0]
     dice = f"{a.dice} {'die' if a.dice == 1 else 'dice'}"

@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 import numpy as np
 
@@ -82,6 +82,27 @@ class Table:
         if "roll" in self.arrays:
             return self.arrays["roll"]
         return unpack_roll(self.arrays["roll_bits"], self.target, self.substates)
+
+
+class TableView(Protocol):
+    """What a question (``play.advise``, ``play.luck``, ``review``) reads of a table: a ``Table``, or the page's
+    values standing in for one (``site.pagetable.PageTable``)."""
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def arrays(self) -> dict[str, np.ndarray]: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def target(self) -> int: ...
+
+    @property
+    def substates(self) -> int: ...
+
+    def roll_at(self, scores: Sequence[int], t: int, n: int) -> bool: ...
 
 
 def checksum(arrays: dict[str, np.ndarray]) -> str:
