@@ -29,6 +29,9 @@ construction, naming the parameter.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
@@ -53,10 +56,11 @@ __all__ = ["GoNutsEnv", "STOP", "ROLL"]
 
 
 class GoNutsEnv(gym.Env):
+    """One seat against fixed opponents, as a Gymnasium environment (module docstring)."""
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, players=2, target=50, rules="rulebook", game="gonuts", seat=0, opponents="optimal",
-                 render_mode=None):
+    def __init__(self, players: int = 2, target: int = 50, rules: str = "rulebook", game: str = "gonuts",
+                 seat: int = 0, opponents: str | Sequence[str] = "optimal", render_mode: str | None = None) -> None:
         self.game_rules = make_rules(players, target, rules, game)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be a seat from 0 to {players - 1}, not {seat!r}")
@@ -90,18 +94,18 @@ class GoNutsEnv(gym.Env):
         self.action_space = spaces.Discrete(2)
         self.opponents = specs
 
-    def _roll_at(self, seat):
+    def _roll_at(self, seat: int) -> bool:
         g = self._game
         q = g.t * self._W1 + g.n
         idx = int(np.ravel_multi_index(g.frame(seat), (g.G,) * g.N))
         return bool(self._bits[seat][idx, q >> 3] & (128 >> (q & 7)))
 
-    def _opponents(self):
+    def _opponents(self) -> None:
         g = self._game
         while not g.done and g.seat != self.seat:
             g.act(self._roll_at(g.seat), self.np_random)
 
-    def _info(self):
+    def _info(self) -> dict[str, Any]:
         g = self._game
         if g.done:
             return {"regret": self._regret, "winner": g.winner}
@@ -112,7 +116,9 @@ class GoNutsEnv(gym.Env):
                 "best_response_win_probability": max(broll, bstop), "best_response_if_roll": broll,
                 "best_response_if_stop": bstop, "regret": self._regret}
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """A new game, played by the opponents to the agent's first decision."""
         super().reset(seed=seed)
         self._regret = 0.0
         for _ in range(1000):
@@ -125,7 +131,8 @@ class GoNutsEnv(gym.Env):
         self._last = self._info()
         return observe(self._game, self.seat), self._last
 
-    def step(self, action):
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """The agent's action (0 = stop, 1 = roll); the opponents then play to its next decision or the end."""
         if not self.action_space.contains(action):
             raise ValueError(f"action {action!r} is out of range: 0 = stop, 1 = roll")
         g = self._game
@@ -141,7 +148,8 @@ class GoNutsEnv(gym.Env):
             reward = 1.0 if g.winner == self.seat else -1.0 / (g.N - 1)
         return observe(g, self.seat), reward, g.done, False, self._last
 
-    def render(self):
+    def render(self) -> str | None:
+        """The state in one line (ansi), or nothing."""
         if self.render_mode != "ansi":
             return None
         g = self._game

@@ -26,6 +26,8 @@ Parameters: ``players`` (2-4), ``target`` (1-200), ``rules`` (``rulebook`` or
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyspiel
 
@@ -57,7 +59,7 @@ _GAME_TYPE = pyspiel.GameType(
 class GoNutsGame(pyspiel.Game):
     """The game for one set of parameters: its rules, and every roll's chance outcomes."""
 
-    def __init__(self, params=None):
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         unknown = set(params) - set(_GAME_TYPE.parameter_specification)
         if unknown:
@@ -71,9 +73,9 @@ class GoNutsGame(pyspiel.Game):
             model = turn_model(self.rules)
             # outcomes[n]: (probability, kind, value, flag); "move" adds value to the turn and goes to
             # sub-state flag; "end" ends the turn with gain value (plus the turn's points when flag).
-            outcomes = {}
+            outcomes: dict[int, list[tuple[Any, ...]]] = {}
             for n in range(1, model.substates + 1):
-                rows = []
+                rows: list[tuple[Any, ...]] = []
                 for kind, p, x, y in roll_outcomes(model, n):
                     if kind == "move":
                         rows.append((p, "move", x, y))
@@ -93,10 +95,12 @@ class GoNutsGame(pyspiel.Game):
             max_game_length=1_000_000)
         super().__init__(_GAME_TYPE, info, params)
 
-    def new_initial_state(self):
+    def new_initial_state(self) -> GoNutsState:
+        """A new game: the first seat to make its forced opening roll."""
         return GoNutsState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> Any:
+        """The observer (perfect information: the whole position)."""
         return _Observer(params)
 
 
@@ -104,7 +108,7 @@ class GoNutsState(pyspiel.State, loop.Follows):
     """A position of the one game loop (``game.loop``): scores (seat order), the seat to move, its turn
     points and live dice; a decision node, or a chance node once the roll is chosen."""
 
-    def __init__(self, game):
+    def __init__(self, game: GoNutsGame) -> None:
         super().__init__(game)
         self._key = game.key
         self.N, self.G = game.key[0], game.key[1]
@@ -118,20 +122,22 @@ class GoNutsState(pyspiel.State, loop.Follows):
             return "roll" if self.opened else "open"
         return "roll" if self.state.phase == loop.ROLL else "decide"
 
-    def current_player(self):
+    def current_player(self) -> int:
+        """The seat to decide, chance while the dice fall, or terminal."""
         if self.winner is not None:
             return pyspiel.PlayerId.TERMINAL
         return pyspiel.PlayerId.CHANCE if self.phase == "roll" else self.seat
 
-    def _legal_actions(self, player):
+    def _legal_actions(self, player: int) -> list[int]:
         assert player >= 0
         return [ROLL] if self.phase == "open" else [STOP, ROLL]
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Every outcome of the roll (a Go Nuts! round's acorns included) with its exact probability."""
         assert self.is_chance_node()
         return [(i, p) for i, (p, *_) in enumerate(_OUTCOMES[self._key][1][self.n])]
 
-    def _apply_action(self, action):
+    def _apply_action(self, action: int) -> None:
         rules = _RULES[self._key]
         if self.is_chance_node():
             _, kind, value, nxt, *dist = _OUTCOMES[self._key][1][self.n][action]
@@ -148,7 +154,7 @@ class GoNutsState(pyspiel.State, loop.Follows):
         else:
             self.state = loop.step(rules, self.state, "choice", "roll" if action == ROLL else "stop").state
 
-    def _action_to_string(self, player, action):
+    def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             row = _OUTCOMES[self._key][1][self.n][action]
             if row[1] == "move":
@@ -158,15 +164,17 @@ class GoNutsState(pyspiel.State, loop.Follows):
             return f"#{action}: Go Nuts! round with {row[4]} dice, {row[2]} acorns"
         return "roll" if action == ROLL else "stop"
 
-    def is_terminal(self):
+    def is_terminal(self) -> bool:
+        """Whether someone has won."""
         return self.winner is not None
 
-    def returns(self):
+    def returns(self) -> list[float]:
+        """1 to the winner, -1/(N-1) to the others (a zero-sum game), 0 each before the end."""
         if self.winner is None:
             return [0.0] * self.N
         return [1.0 if a == self.winner else -1.0 / (self.N - 1) for a in range(self.N)]
 
-    def __str__(self):
+    def __str__(self) -> str:
         what = "over" if self.winner is not None else self.phase
         return f"scores={self.scores} seat={self.seat} t={self.t} n={self.n} {what}"
 

@@ -25,6 +25,8 @@ A masked or out-of-range action raises ``ValueError`` naming it (the wrapper of
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -43,7 +45,7 @@ from solver.adapters.live import (
 from solver.game.turn import game_model
 
 
-def env(**kwargs):
+def env(**kwargs: Any) -> Any:
     """The wrapped environment, as PettingZoo's classic environments are made."""
     e = raw_env(**kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)
@@ -52,10 +54,12 @@ def env(**kwargs):
 
 
 class raw_env(AECEnv):
+    """The game as PettingZoo's AEC environment (module docstring); ``env()`` wraps it as PettingZoo's own are."""
     metadata = {"render_modes": ["human", "ansi"], "name": "gonuts_v0", "is_parallelizable": False,
                 "render_fps": 1}
 
-    def __init__(self, players=2, target=50, rules="rulebook", game="gonuts", render_mode=None):
+    def __init__(self, players: int = 2, target: int = 50, rules: str = "rulebook", game: str = "gonuts",
+                 render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
@@ -71,19 +75,23 @@ class raw_env(AECEnv):
         self.action_spaces = {a: spaces.Discrete(2) for a in self.possible_agents}
         self._rng = np.random.default_rng()
 
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> Any:
+        """The agent's observation and action mask (``live.observation_space``)."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> Any:
+        """Two actions: 0 = stop, 1 = roll."""
         return self.action_spaces[agent]
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's observation, with the mask of the actions it may take now."""
         seat = self.possible_agents.index(agent)
         live = seat == self._game.seat and not self._game.done
         return {"observation": observe(self._game, seat),
                 "action_mask": np.array([1, 1] if live else [0, 0], dtype=np.int8)}
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game, played to its first decision."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.agents = self.possible_agents[:]
@@ -91,14 +99,14 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._regret = {a: 0.0 for a in self.agents}
         self._game.reset(self._rng)
         self._agent_selector = AgentSelector(self.agents)
         self._after_chance()
         self._accumulate_rewards()          # a forced first roll can win at once (a Go Nuts! jackpot)
 
-    def _after_chance(self):
+    def _after_chance(self) -> None:
         g = self._game
         if g.done:
             N = g.N
@@ -113,7 +121,8 @@ class raw_env(AECEnv):
         self.infos[a] = {"win_probability": max(roll, stop), "win_if_roll": roll, "win_if_stop": stop,
                          "regret": self._regret[a]}
 
-    def step(self, action):
+    def step(self, action: int | None) -> None:
+        """The deciding agent's action (0 = stop, 1 = roll); chance is then played to the next decision."""
         a = self.agent_selection
         if self.terminations[a] or self.truncations[a]:
             self._was_dead_step(action)
@@ -137,7 +146,8 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self):
+    def render(self) -> str | None:
+        """The state in one line: printed (human), returned (ansi), or nothing."""
         if self.render_mode is None:
             return None
         g = self._game
@@ -148,5 +158,6 @@ class raw_env(AECEnv):
             return None
         return text
 
-    def close(self):
+    def close(self) -> None:
+        """Nothing to release."""
         pass

@@ -16,9 +16,11 @@
 from __future__ import annotations
 
 import zlib
+from typing import Any
 
 import numpy as np
 
+from solver.engine.solve import Progress
 from solver.errors import GonutsError
 
 STEP_BITS = 17
@@ -26,7 +28,7 @@ BOUND = 2.0 ** -STEP_BITS          # the stated precision of a 4-player page, pe
 PACKED_FROM = 4                    # players from which the start_win values are encoded
 
 
-def encode(start_win: np.ndarray, progress=None) -> tuple[dict, bytes]:
+def encode(start_win: np.ndarray, progress: Progress | None = None) -> tuple[dict[str, Any], bytes]:
     """(descriptor, bytes) of one table's ``start_win`` ((G,)*N + (N,)); ``progress(done, total)`` after
     each component, the deflate and the check (4 players: some 30 s of work)."""
     N = start_win.shape[-1]
@@ -96,7 +98,7 @@ class Shares:
     """Start-of-turn values from cumulative shares (an array or a memory map of ``cumulative``): seat j's
     share is C_j - C_{j-1}, the last seat's 1 - C_{N-2}, in float64 as the page subtracts them."""
 
-    def __init__(self, C):
+    def __init__(self, C: np.ndarray) -> None:
         self.C = C
         self.shape = C.shape[:-1] + (C.shape[-1] + 1,)
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 import base64
 import functools
 import json
+from collections.abc import Callable, Container, Iterable
 from pathlib import Path
+from typing import Any
 
-from solver.engine.solve import EPS, MAX_PI, MAX_VI, TOLERANCE
+from solver.engine.solve import EPS, MAX_PI, MAX_VI, TOLERANCE, Progress
 from solver.engine.wasm import WASM
 from solver.errors import GonutsError
 from solver.game.moves import faces_table
@@ -24,7 +26,15 @@ from solver.play.names import MARKS_MAX, NAME_MAX
 from solver.play.record import FORMAT, MAX_DEPTH, MAX_EVENTS, MAX_RECORD_BYTES, PAGE_TARGET, VERSION
 from solver.site.pagevalues import SHIPPED_PAGE, encoded
 from solver.store.locate import shipped_dir
+from solver.store.tables import Table
 from solver.version import __version__
+
+Place = Callable[[str, bytes], dict[str, str]]
+"""``place(key, blob)``: where a game's values go, as the keys to add to its ``start_win`` descriptor."""
+PageGame = Table | tuple[dict[str, Any], bytes]
+"""A game the page embeds: a loaded table, or ``game_data``'s (dict, bytes) (``shipped_game`` gives them)."""
+PlaceFile = Callable[[str, bytes], str]
+"""``place_file(name, blob)``: a site file's address for the kernel or the worker."""
 
 READINGS = ("rulebook", "summary")
 
@@ -60,7 +70,7 @@ def turn_rules(reading: str, players: int, speed: float) -> dict:
             "nuts_mean": [0.0] + [means[x] for x in range(1, N_DICE + 1)]}
 
 
-def solve_data(place_file=None) -> dict:
+def solve_data(place_file: PlaceFile | None = None) -> dict[str, Any]:
     """What the page needs to solve a game itself: the targets and speeds it offers, the solver's settings (those
     of ``gonuts-solve build``), each reading's per-game rules (``turn_rules``), and where the kernel and its
     worker are: ``place_file(name, bytes)`` returns a site file's address; without it both travel inside the
@@ -97,7 +107,7 @@ def reading_data(reading: str) -> dict:
     }
 
 
-def game_data(table, progress=None) -> tuple[dict, bytes]:
+def game_data(table: Table, progress: Progress | None = None) -> tuple[dict[str, Any], bytes]:
     """What the page's core needs from one table (its payouts, its maxpoints rule, how its values are
     encoded) and the bytes of those values. ``progress(done, total)`` follows a 4-player encoding."""
     rules = table.rules
@@ -134,7 +144,7 @@ def rule_card_entry(simple: dict) -> dict:
     return {"players": simple["rules"]["players"], "fair_share": simple["fair_share"], "best": best, "rules": rules}
 
 
-def rule_cards(wanted, target: int) -> dict:
+def rule_cards(wanted: Container[str], target: int) -> dict[str, Any]:
     """{"N-reading": card} of the shipped cards (bench/rule_cards.py) for the page's games, at its target."""
     try:
         shipped = json.loads(RULE_CARDS.read_text())
@@ -145,7 +155,8 @@ def rule_cards(wanted, target: int) -> dict:
     return {k: v for k, v in shipped.get("cards", {}).items() if k in wanted}
 
 
-def page_data(tables, place=None, place_file=None) -> dict:
+def page_data(tables: Iterable[PageGame], place: Place | None = None,
+              place_file: PlaceFile | None = None) -> dict[str, Any]:
     """Everything the page's core reads (``GonutsCore(data)``): the rules as data and each table's game.
 
     ``tables``: loaded tables, or ``game_data``'s (dict, bytes) pairs (``shipped_game`` gives them too).
@@ -154,7 +165,7 @@ def page_data(tables, place=None, place_file=None) -> dict:
     descriptor (``data``: base64 inside the page, the default; ``url``: a file of the site).
     ``place_file(name, bytes)``: where the solver's kernel and worker go (``solve_data``)."""
     if place is None:
-        def place(key, blob):
+        def place(key: str, blob: bytes) -> dict[str, str]:
             return {"data": base64.b64encode(blob).decode("ascii")}
     games = {}
     for t in tables:

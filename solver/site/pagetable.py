@@ -9,7 +9,7 @@ answers from them says so, with the precision and the command that builds the ex
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -23,7 +23,8 @@ class PageTable:
     """``start_win`` (``pagedata.Shares``), ``nuts_payout`` and ``roll_at`` as a ``tables.Table`` offers
     them, from the page's values."""
 
-    def __init__(self, rules: Rules, start_win: np.ndarray, payouts: np.ndarray | None, precision: float) -> None:
+    def __init__(self, rules: Rules, start_win: Any, payouts: Sequence[Sequence[float]] | None,
+                 precision: float) -> None:
         self.rules, self.precision = rules, precision
         self.arrays = {"start_win": start_win}
         if payouts is not None:

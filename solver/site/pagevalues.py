@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import zlib
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from solver.engine.solve import Progress
 from solver.errors import GonutsError
 from solver.files import (
     atomic_write,
@@ -22,6 +25,7 @@ from solver.files import (
 from solver.game.rules import Rules
 from solver.site import pagedata
 from solver.store.locate import shipped_dir
+from solver.store.tables import Table
 
 
 def _cache_key(table) -> str:
@@ -30,7 +34,7 @@ def _cache_key(table) -> str:
     return f"{table.meta['checksum'].split(':')[-1][:32]}-{kind}"
 
 
-def is_encoded(table) -> bool:
+def is_encoded(table: Table) -> bool:
     """Whether ``encoded`` will be quick: 2-3 players (raw float64), or a 4-player encoding kept in the cache."""
     return table.players < pagedata.PACKED_FROM or _read_pair(cache_dir() / "page", _cache_key(table)) is not None
 
@@ -51,7 +55,7 @@ def _read_pair(folder: Path, stem: str):
     return None
 
 
-def encoded(table, progress=None) -> tuple[dict, bytes]:
+def encoded(table: Table, progress: Progress | None = None) -> tuple[dict[str, Any], bytes]:
     """``pagedata.encode`` of the table's ``start_win``, kept in the cache under the table's checksum
     (a 4-player encoding takes seconds; the next ``web`` reads it back). ``progress(done, total)``."""
     key = _cache_key(table)
@@ -74,7 +78,7 @@ def encoded(table, progress=None) -> tuple[dict, bytes]:
 SHIPPED_PAGE = "page"     # the folder of the shipped tables (``store.locate.shipped_dir``) that holds them
 
 
-def shipped_game(players: int, reading: str, target: int):
+def shipped_game(players: int, reading: str, target: int) -> tuple[dict[str, Any], bytes] | None:
     """The page data of a game whose table is not shipped but whose page data is (4 players at the page's
     target: encoding them needs the 4-player tables, 200 MB and a minute to build): ``game_data``'s
     (dict, bytes) as ``bench/check_shipped_page.py --write`` made them from fresh builds, or None."""
@@ -87,7 +91,8 @@ def is_shipped(players: int, reading: str, target: int) -> bool:
     return stem.with_suffix(".json").is_file() and stem.with_suffix(".bin").is_file()
 
 
-def page_game(item, on_decode=None):
+def page_game(item: Table | tuple[dict[str, Any], bytes],
+              on_decode: Callable[[], object] | None = None) -> tuple[Rules, Any, list[list[float]] | None]:
     """(rules, start_win, payouts) as the page holds them, from a table or ``game_data``'s (dict, bytes):
     the start-of-turn values decoded from the page's encoding, bit for bit the page's numbers (a 4-player
     game's are the quantised ones, read from a memory map of its decoded shares kept in the cache: decoding
@@ -125,5 +130,6 @@ def page_game(item, on_decode=None):
     return rules, pagedata.Shares(C), payouts
 
 
-def page_stem(players: int, reading: str, target: int) -> str:
+def page_stem(players: int, reading: str | None, target: int) -> str:
+    """The file stem of a game's page data (``gonuts-4p-t50-rulebook``)."""
     return f"gonuts-{players}p-t{target}-{reading}"

@@ -9,15 +9,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from collections.abc import Iterable
 from html import escape as html_escape
 from pathlib import Path
 
 from solver.errors import GonutsError
-from solver.files import (
-    atomic_write,
-    check_destination,
-)
-from solver.site.pagegames import page_data
+from solver.files import StrPath, atomic_write, check_destination
+from solver.site.pagegames import PageGame, page_data
 from solver.version import __version__
 
 ASSETS = Path(__file__).resolve().parent / "web"
@@ -158,13 +156,13 @@ def _sha256(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def page(tables) -> str:
+def page(tables: Iterable[PageGame]) -> str:
     """The self-contained page embedding ``tables`` (an iterable of loaded ``Table``)."""
     return html(page_data(tables))
 
 
-def write(path, html: str) -> int:
+def write(path: StrPath, html: str) -> int:
     """Write the page atomically; returns its size in bytes."""
-    path = check_destination(path)
-    atomic_write(path, lambda fh: fh.write(html.encode("utf-8")))
-    return path.stat().st_size
+    out = check_destination(path)
+    atomic_write(out, lambda fh: fh.write(html.encode("utf-8")))
+    return out.stat().st_size

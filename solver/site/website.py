@@ -9,18 +9,20 @@ import json
 import os
 import re
 import zlib
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from solver.errors import GonutsError
-from solver.files import check_destination, check_name, replace_folder
+from solver.files import StrPath, check_destination, check_name, replace_folder
 from solver.site import icons
-from solver.site.pagegames import page_data
+from solver.site.pagegames import PageGame, page_data
 from solver.site.webpage import ASSETS, html, site_script
 
 SITE_LIST = "gonuts-site.json"       # what a site folder holds, so that the next --site replaces only that
 
 
-def site(tables, folder, force: bool = False, inline: bool = False) -> dict:
+def site(tables: Iterable[PageGame], folder: StrPath, force: bool = False, inline: bool = False) -> dict[str, Any]:
     """Write the installable app into ``folder``: index.html, its script file (the page's data and code), the
     games' values as binary files, a web app manifest with icons, and a service worker that precaches
     everything. Returns a summary.
@@ -81,15 +83,15 @@ def site(tables, folder, force: bool = False, inline: bool = False) -> dict:
             "bytes": sum(len(b) for b in files.values()), "games": sorted(data["games"])}
 
 
-def check_output(out=None, site=None, force: bool = False) -> None:
+def check_output(out: StrPath | None = None, site: StrPath | None = None, force: bool = False) -> None:
     """Refuse a destination before any table is built for it: one file (``out``) or a site folder."""
     if site is not None:
         check_site(site, force)
-    else:
+    elif out is not None:
         check_destination(out)
 
 
-def check_site(folder, force: bool = False) -> Path:
+def check_site(folder: StrPath, force: bool = False) -> Path:
     """The site folder to write (a link's target), refused before any work: not a folder, a mount point,
     other files in it (unless ``force``), or a parent folder where its replacement cannot be written."""
     folder = Path(os.path.realpath(check_name(folder))) if os.path.islink(folder) else Path(os.path.abspath(folder))
