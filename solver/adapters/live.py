@@ -174,7 +174,8 @@ def make_rules(players: int = 2, target: int = 50, rules: str = "rulebook", game
 
 def optimal_table(rules: Rules) -> Table:
     """The optimal table of these rules: shipped, cached, or built once (``store.library.Tables``)."""
-    return Tables().get(rules)
+    table: Table = Tables().get(rules)
+    return table
 
 
 def observation_space(rules: Rules) -> Any:

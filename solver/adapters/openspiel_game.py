@@ -34,11 +34,13 @@ import pyspiel
 from solver.adapters.live import ROLL, STOP, make_rules, roll_outcomes
 from solver.game import loop
 from solver.game.moves import BUST, MOVE, NUTS
+from solver.game.rules import Rules
 from solver.game.turn import turn_model
 
 _MAX_PLAYERS = 4
-_OUTCOMES: dict = {}        # (players, target, rules, game) -> (start sub-state, outcomes per sub-state)
-_RULES: dict = {}           # the same key -> its Rules
+# (players, target, rules, game) -> (start sub-state, outcomes per sub-state)
+_OUTCOMES: dict[tuple[Any, ...], tuple[int, dict[int, list[tuple[Any, ...]]]]] = {}
+_RULES: dict[tuple[Any, ...], Rules] = {}           # the same key -> its Rules
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_gonuts",
     long_name="Python Go Nuts!",
@@ -125,8 +127,10 @@ class GoNutsState(pyspiel.State, loop.Follows):
     def current_player(self) -> int:
         """The seat to decide, chance while the dice fall, or terminal."""
         if self.winner is not None:
-            return pyspiel.PlayerId.TERMINAL
-        return pyspiel.PlayerId.CHANCE if self.phase == "roll" else self.seat
+            terminal: int = pyspiel.PlayerId.TERMINAL
+            return terminal
+        chance: int = pyspiel.PlayerId.CHANCE
+        return chance if self.phase == "roll" else self.seat
 
     def _legal_actions(self, player: int) -> list[int]:
         assert player >= 0
@@ -182,16 +186,16 @@ class GoNutsState(pyspiel.State, loop.Follows):
 class _Observer:
     """Perfect information: every player observes the whole position."""
 
-    def __init__(self, params):
+    def __init__(self, params: dict[str, Any] | None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         self.tensor = np.zeros(0, np.float32)
-        self.dict = {}
+        self.dict: dict[str, np.ndarray] = {}
 
-    def set_from(self, state, player):
+    def set_from(self, state: GoNutsState, player: int) -> None:
         pass
 
-    def string_from(self, state, player):
+    def string_from(self, state: GoNutsState, player: int) -> str:
         return str(state)
 
 

@@ -8,10 +8,12 @@ What the commands do beyond parsing and printing is in ``solver.commands``.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 import click
 
 from solver.commands import asked, streams, text
+from solver.commands.asked import Knobs
 from solver.commands.helptext import HELP
 from solver.commands.options import (
     READINGS,
@@ -27,6 +29,7 @@ from solver.commands.progress import progress
 from solver.errors import StateError, TableError, UsageError
 from solver.files import check_destination, destination
 from solver.play import words
+from solver.store.locate import table_name
 from solver.version import __version__
 
 # Each command imports what it needs when it runs (deferred for start-up: advise must not pay for numpy).
@@ -37,7 +40,7 @@ from solver.version import __version__
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
              help=HELP["gonuts-solve"])
 @click.version_option(__version__, prog_name="gonuts-solve")
-def cli():
+def cli() -> None:
     """The command group; every command's help is in solver/commands/helptext.py."""
 
 
@@ -52,10 +55,11 @@ def cli():
                    "at least ten times as long as it took]")
 @click.option("--force", is_flag=True, help="Build even when the estimate says it will not fit in memory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-def build(knobs, out, resume, checkpoint_every, force, as_json):
+def build(knobs: Knobs, out: str | None, resume: bool, checkpoint_every: float | None, force: bool,
+          as_json: bool) -> None:
     rules = asked.make_rules(knobs)
-    out = destination(out or ".", asked.table_name(rules))
-    rep = asked.build_with_progress(rules, out, resume=resume, force=force,
+    path = destination(out or ".", table_name(rules))
+    rep = asked.build_with_progress(rules, path, resume=resume, force=force,
                                     quiet=as_json, checkpoint_every=checkpoint_every)
     emit(as_json, text.build_json(rules, rep), lambda: text.build(rep))
 
@@ -71,9 +75,10 @@ def build(knobs, out, resume, checkpoint_every, force, as_json):
 @table_option
 @rule_options
 @json_option
-def advise(scores, turn, dice, explain, table_path, knobs, as_json):
+def advise(scores: str, turn: int, dice: int | None, explain: bool, table_path: str | None, knobs: Knobs,
+           as_json: bool) -> None:
     from solver.play.advise import check_explainable, check_state, table_rules
-    score_list = asked.ints(scores, "--scores")
+    score_list = tuple(asked.ints(scores, "--scores"))
     if table_path:
         rules = table_rules(table_path)
         asked.check_against(rules, knobs)
@@ -95,7 +100,7 @@ def advise(scores, turn, dice, explain, table_path, knobs, as_json):
 @cli.command(help=HELP["info"])
 @click.argument("path", type=click.Path(dir_okay=False))
 @json_option
-def info(path, as_json):
+def info(path: str, as_json: bool) -> None:
     from solver.store import tables
     t = tables.load(path)
     emit(as_json, text.info_json(path, t), lambda: text.info(path, t))
@@ -106,7 +111,7 @@ def info(path, as_json):
 @click.option("--tol", type=Bounded(real=True, above=0.0), default=None,
               help="Largest Bellman error accepted. [default: the table's tolerance, at least 1e-12]")
 @json_option
-def verify(path, tol, as_json):
+def verify(path: str, tol: float | None, as_json: bool) -> None:
     from solver.store import tables
     from solver.store.verify import verify as verify_table
     t = tables.load(path)
@@ -123,7 +128,7 @@ def verify(path, tol, as_json):
 @table_option
 @rule_options
 @json_option
-def evaluate(policies, both_orders, table_path, knobs, as_json):
+def evaluate(policies: str, both_orders: bool, table_path: str | None, knobs: Knobs, as_json: bool) -> None:
     from solver.lab.strategy import evaluate_policies
     specs, rules, pols, table, report = asked.policy_game(knobs, policies, table_path, as_json)
     with progress("evaluating", not as_json and rules.players >= 3) as bar:
@@ -141,7 +146,7 @@ def evaluate(policies, both_orders, table_path, knobs, as_json):
 @table_option
 @rule_options
 @json_option
-def simulate(policies, n_games, seed, table_path, knobs, as_json):
+def simulate(policies: str, n_games: int, seed: int, table_path: str | None, knobs: Knobs, as_json: bool) -> None:
     from solver.lab.strategy import simulate_policies
     specs, rules, pols, _, report = asked.policy_game(knobs, policies, table_path, as_json)
     with progress("playing", not as_json) as bar:
@@ -154,7 +159,7 @@ def simulate(policies, n_games, seed, table_path, knobs, as_json):
 @table_option
 @rule_options
 @json_option
-def simple_rules_cmd(table_path, knobs, as_json):
+def simple_rules_cmd(table_path: str | None, knobs: Knobs, as_json: bool) -> None:
     from solver.lab.strategy import simple_rules
     table = asked.table_asked(knobs, table_path)
     with progress("exact evaluations", not as_json) as bar:
@@ -170,7 +175,8 @@ def simple_rules_cmd(table_path, knobs, as_json):
               help="Evaluate these head starts of seats 2..N instead of searching for the fairest.")
 @table_option
 @json_option
-def fair(players, reading, target, head_starts, table_path, as_json):
+def fair(players: int, reading: str, target: int, head_starts: str | None, table_path: str | None,
+         as_json: bool) -> None:
     from solver.lab.fair import check_heads, fair_start
     heads = None if head_starts is None else check_heads(players, target, asked.ints(head_starts, "--head-starts"))
     table = asked.table_asked({"players": players, "reading": reading, "target": target}, table_path, players)
@@ -184,15 +190,15 @@ def fair(players, reading, target, head_starts, table_path, as_json):
               help="Image file (.png, .svg or .pdf), or a folder for the default name. [default: gonuts-KIND.png]")
 @table_option
 @rule_options
-def plot(kind, out, table_path, knobs):
+def plot(kind: str, out: str | None, table_path: str | None, knobs: Knobs) -> None:
     from solver.lab import plots
-    out = check_destination(destination(out or ".", f"gonuts-{kind}.png"))
+    path = check_destination(destination(out or ".", f"gonuts-{kind}.png"))
     plots.pyplot()
     if kind == "payout":
-        plots.payout(asked.table_asked(knobs, table_path).rules if table_path else asked.make_rules(knobs), out)
+        plots.payout(asked.table_asked(knobs, table_path).rules if table_path else asked.make_rules(knobs), path)
     else:
-        getattr(plots, kind)(asked.table_asked(knobs, table_path), out)
-    streams.out(f"wrote {out}")
+        getattr(plots, kind)(asked.table_asked(knobs, table_path), path)
+    streams.out(f"wrote {path}")
 
 
 @cli.command(help=HELP["web"])
@@ -206,14 +212,15 @@ def plot(kind, out, table_path, knobs):
               help="Readings of the rules to embed (rulebook and/or summary).")
 @click.option("--target", type=Bounded(1, 200), default=50, show_default=True, help="Points needed to win.")
 @click.option("--json", "as_json", is_flag=True, help="Print a summary as one JSON object.")
-def web(out, site, force, players_text, rules_text, target, as_json):
+def web(out: str | None, site: str | None, force: bool, players_text: str, rules_text: str, target: int,
+        as_json: bool) -> None:
     from solver.site import website
     if out and site:
         raise UsageError("give --out (one file) or --site (a folder), not both")
     wanted = asked.games_asked(players_text, rules_text)
-    out = None if site else destination(out or ".", "gonuts.html")
-    website.check_output(out, site, force)
-    done = asked.write_web(wanted, target, out, site, force)
+    page = None if site else str(destination(out or ".", "gonuts.html"))
+    website.check_output(page, site, force)
+    done = asked.write_web(wanted, target, page, site, force)
     emit(as_json, done, lambda: text.web(done, site))
 
 
@@ -228,7 +235,8 @@ def web(out, site, force, players_text, rules_text, target, as_json):
               help="Review with this table (its rules must be the game's). [default: the shipped or cached table, "
                    "or the page's own values where no exact table is here]")
 @json_option
-def review(record_path, seat, all_seats, game, table_path, as_json):
+def review(record_path: str, seat: int | None, all_seats: bool, game: int | None, table_path: str | None,
+           as_json: bool) -> None:
     from solver.commands.reviews import review_file
     obj, words = review_file(record_path, seat, all_seats, game, table_path)
     emit(as_json, obj, lambda: words)
@@ -244,7 +252,8 @@ def review(record_path, seat, all_seats, game, table_path, as_json):
               "everyone on a date (the page's), with a line to share at the end.")
 @click.option("--date", default=None, metavar="YYYY-MM-DD", help="With --daily: the set of this date. [default: today]")
 @json_option
-def practice(seed, count, players, reading, daily, date, as_json):
+def practice(seed: int | None, count: int | None, players: int | None, reading: str | None, daily: bool,
+             date: str | None, as_json: bool) -> None:
     from solver.commands import drills
     from solver.play.practice import draw
     seed, count, players, reading, day = drills.question(seed, count, players, reading, daily, date)
@@ -254,13 +263,15 @@ def practice(seed, count, players, reading, daily, date, as_json):
     values = drills.values_for(players, reading)
     picks = draw(values, seed, count)
     if as_json:
-        return emit(True, drills.as_json(values, picks, seed, day), None)
+        emit(True, drills.as_json(values, picks, seed, day), None)
+        return
     drills.quiz(values, picks, seed, day, drills.ask, streams.out)
 
 
 # -- entry point ---------------------------------------------------------------------------------------
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> None:
+    """The ``gonuts-solve`` command: run it on ``argv`` (default: the process's) and exit with its code."""
     sys.exit(run(cli, argv))
 
 

@@ -10,19 +10,22 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 import sys
-from types import SimpleNamespace
+from collections.abc import Callable, Sequence
 
 from solver.commands import asked
 from solver.commands.progress import say
 from solver.errors import UsageError
+from solver.game.rules import Rules
 from solver.play import practice, words
 from solver.play.backup import after_turn
+from solver.play.luck import Values
 from solver.play.record import PAGE_TARGET
 
 ANSWERS = {"r": "roll", "roll": "roll", "s": "stop", "stop": "stop"}
 
 
-def question(seed, count, players, reading, daily, date):
+def question(seed: int | None, count: int | None, players: int | None, reading: str | None, daily: bool,
+             date: str | None) -> tuple[int, int, int, str, dt.date | None]:
     """(seed, count, players, reading, day or None), checked before any table is read: ``--daily`` (with
     ``--date`` or today) is the page's daily set and takes none of the others."""
     if date is not None and not daily:
@@ -39,25 +42,26 @@ def question(seed, count, players, reading, daily, date):
     return (practice.daily_seed(day), practice.DAILY_COUNT, practice.DAILY_PLAYERS, practice.DAILY_RULES, day)
 
 
-def values_for(players: int, reading: str):
+def values_for(players: int, reading: str) -> Values:
     """The page's values of this game at the page's target (module docstring)."""
     from solver.site import pagevalues  # deferred for start-up: the page's data import numpy
     shipped = pagevalues.shipped_game(players, reading, PAGE_TARGET)
     item = shipped or asked.load_for({"players": players, "reading": reading, "target": PAGE_TARGET}, players)
 
-    def decoding():
+    def decoding() -> None:
         say(f"decoding the {players}-player page data once into the cache (a few seconds; later runs reuse it)")
     return practice.page_values(*pagevalues.page_game(item, decoding))
 
 
-def as_json(values, picks, seed, day) -> dict:
+def as_json(values: Values, picks: Sequence[practice.Pick], seed: int, day: dt.date | None) -> dict[str, object]:
+    """``practice --json``: the draw's decisions with the keys of ``advise --json``."""
     rules = values.rules
     return {"seed": seed, "count": len(picks), "players": rules.players, "rules": rules.reading_name(),
             "daily": None if day is None else day.isoformat(), "close_within_points": 100 * practice.close_for(rules),
             "close_calls": practice.close_count(picks), "decisions": [p.to_dict(rules) for p in picks]}
 
 
-def close_line(rules, picks) -> str:
+def close_line(rules: Rules, picks: Sequence[practice.Pick]) -> str:
     """How many of a set are close calls, and why fewer than half when they are."""
     k, n, within = practice.close_count(picks), len(picks), round(100 * practice.close_for(rules))
     line = f"{k} of them close calls (the two actions within {within} points of win probability)"
@@ -67,15 +71,16 @@ def close_line(rules, picks) -> str:
     return line
 
 
-def why(values, pick) -> str:
+def why(values: Values, pick: practice.Pick) -> str:
+    """Why, in words (``advise --explain``'s), at the decision just answered."""
     from solver.play.explain import explain  # deferred for start-up: only an answered question needs it
     W, s0 = values.W, pick.scores[0]
     e = explain(values.rules, values.payouts, after_turn(W, pick.scores), s0, pick.turn,
                 pick.dice)
-    return words.explain(values.rules, SimpleNamespace(scores=pick.scores, turn=pick.turn, dice=pick.dice), e)
+    return words.explain(values.rules, pick, e)
 
 
-def ask(prompt: str):
+def ask(prompt: str) -> str | None:
     """One answer from stdin (None at its end); an answer read from a pipe is echoed, as a terminal shows it."""
     print(prompt, end="", flush=True)
     line = sys.stdin.readline()
@@ -84,7 +89,8 @@ def ask(prompt: str):
     return line or None
 
 
-def quiz(values, picks, seed, day, ask, say) -> practice.Score:
+def quiz(values: Values, picks: Sequence[practice.Pick], seed: int, day: dt.date | None,
+         ask: Callable[[str], str | None], say: Callable[[str], object]) -> practice.Score:
     """Ask each decision (``ask(prompt)`` -> the answer, or None at the end of the input), say the verdict,
     both chances and why; then the score (and for the daily set its share line)."""
     rules, score = values.rules, practice.Score([])
@@ -113,7 +119,8 @@ def quiz(values, picks, seed, day, ask, say) -> practice.Score:
     return finish(score, day, say)
 
 
-def finish(score, day, say) -> practice.Score:
+def finish(score: practice.Score, day: dt.date | None, say: Callable[[str], object]) -> practice.Score:
+    """Say the score (and the daily set's share line); return it."""
     n = len(score.losses)
     if n:
         say(f"\nScore: {score.right}/{n} right, {score.mean:.2f} points of win probability lost per decision"

@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import json
 import os
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import click
 
@@ -26,24 +28,31 @@ class Refused(click.ClickException):
     exit_code = EXIT_REFUSED
 
 
-class Bounded(click.ParamType):
+# type-arg: click's ParamType is generic from 8.2 on; subscripting it would fail at run time with 8.1, still supported
+class Bounded(click.ParamType):  # type: ignore[type-arg]
     """A whole number (or with ``real``, a finite decimal) in [lo, hi], read by ``solver.numbers`` as the
     page reads numbers: not a number exits 2, out of range 1."""
 
-    def __init__(self, lo=None, hi=None, real=False, above=None):
+    def __init__(self, lo: float | None = None, hi: float | None = None, real: bool = False,
+                 above: float | None = None) -> None:
         self.lo, self.hi, self.real, self.above = lo, hi, real, above
         self.name = "number" if real else "integer"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The number, or click's usage error (exit 2) / a refusal (exit 1) naming the option."""
         name = param.opts[0] if param else "the value"
         try:
             if self.real:
                 return numbers.real(value, name, self.lo, self.hi, self.above)
-            return numbers.whole(value, name, self.lo, self.hi)
+            return numbers.whole(value, name, _int(self.lo), _int(self.hi))
         except UsageError as exc:
             raise click.UsageError(str(exc)) from None
         except GonutsError as exc:
             raise Refused(str(exc)) from None
+
+
+def _int(bound: float | None) -> int | None:
+    return None if bound is None else int(bound)
 
 
 READINGS = click.Choice(["rulebook", "summary"])
@@ -62,10 +71,10 @@ RULE_OPTIONS = [
 ]
 
 
-def rule_options(f):
+def rule_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """The seven rule knobs, given to the command as one ``knobs`` dict of the ones the user set."""
     @functools.wraps(f)
-    def run(**kw):
+    def run(**kw: Any) -> Any:
         return f(knobs=asked.asked(**{k: kw.pop(k) for k in asked.KNOBS}), **kw)
     for opt in reversed(RULE_OPTIONS):
         run = opt(run)
@@ -83,13 +92,13 @@ policies_option = click.option(
          "(keep pace, end race), a table .npz, or module:function / file.py:function.")
 
 
-def emit(as_json, data, words):
+def emit(as_json: bool, data: object, words: Callable[[], str] | None) -> None:
     """Print the JSON object, or the words (a function, so that --json never formats them; control characters
     from files written escaped: ``streams.clean``)."""
-    streams.out(json.dumps(data) if as_json else words())
+    streams.out(json.dumps(data) if as_json or words is None else words())
 
 
-def run(group, argv=None) -> int:
+def run(group: click.Group, argv: Sequence[str] | None = None) -> int:
     """Run the command line ``group`` on ``argv``; every failure is one line on stderr. Returns the exit code
     (cli.py exits with it: the library never exits): 0, or 1, 2, 3 as above, or a signal's 128 + n. An answer
     that cannot be written (stdout closed, full or gone) is exit 1, never 0 (``streams``)."""
@@ -105,7 +114,7 @@ def run(group, argv=None) -> int:
     return code
 
 
-def _run(group, argv) -> int:
+def _run(group: click.Group, argv: Sequence[str] | None) -> int:
     try:
         with signals.handled():
             asked.check_environment()
@@ -142,7 +151,7 @@ def _is_stdout(exc: OSError) -> bool:
     return exc.errno in (errno.EPIPE, errno.ENOSPC, errno.EIO) or isinstance(exc, BrokenPipeError)
 
 
-def _internal(exc) -> int:
+def _internal(exc: BaseException) -> int:
     if os.environ.get("GONUTS_DEBUG"):
         raise exc
     head, tail = f"gonuts-solve: internal error: {type(exc).__name__}: ", " (please report; GONUTS_DEBUG=1 " \

@@ -7,6 +7,7 @@ import contextlib
 import sys
 import threading
 import time
+from collections.abc import Iterator
 
 from solver.numbers import env_real
 
@@ -32,18 +33,19 @@ def say(text: str) -> None:
 class Progress:
     """A ``progress(done, total)`` reporter."""
 
-    def __init__(self, label, every=None):
-        self.label, self.state, self.printed, self.drawn = label, None, False, False
+    def __init__(self, label: str, every: float | None = None) -> None:
+        self.label, self.printed, self.drawn = label, False, False
+        self.state: tuple[int, int] | None = None
         self.every = every if every is not None else progress_every()
         self.t0 = time.monotonic()
         self.stop = threading.Event()
-        self.ticker = None
+        self.ticker: threading.Thread | None = None
         self.tty = sys.stderr.isatty()
         if not self.tty:
             self.ticker = threading.Thread(target=self._tick, daemon=True)
             self.ticker.start()
 
-    def __call__(self, done, total):
+    def __call__(self, done: int, total: int) -> None:
         self.state = (done, total)
         if self.tty and total:
             spent = time.monotonic() - self.t0
@@ -53,7 +55,7 @@ class Progress:
             sys.stderr.flush()
             self.drawn = True
 
-    def _tick(self):
+    def _tick(self) -> None:
         while not self.stop.wait(self.every):
             spent = time.monotonic() - self.t0
             if self.state is None or not self.state[1]:
@@ -64,7 +66,8 @@ class Progress:
                 say(f"{self.label}: {100.0 * done / total:.0f}% after {spent:.0f} s{left}")
             self.printed = True
 
-    def close(self):
+    def close(self) -> None:
+        """Stop the ticker (saying how long it took, if it spoke), or end the bar's line."""
         if self.ticker is not None:
             self.stop.set()
             self.ticker.join()
@@ -76,7 +79,7 @@ class Progress:
 
 
 @contextlib.contextmanager
-def progress(label, enabled=True):
+def progress(label: str, enabled: bool = True) -> Iterator[Progress | None]:
     """The progress reporter for one piece of long work (None when disabled, or stderr closed), closed
     however it ends."""
     bar = Progress(label) if enabled and sys.stderr is not None else None

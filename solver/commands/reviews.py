@@ -12,7 +12,7 @@ HISTORY = "gonuts-history"
 MAX_GAMES = 1000
 
 
-def records_of(data) -> tuple[list, bool]:
+def records_of(data: Any) -> tuple[list[Any], bool]:
     """(the records, whether it is a history) of a file's JSON: a record is itself; a history is checked."""
     if not (isinstance(data, dict) and data.get("format") == HISTORY):
         return [data], False
@@ -26,7 +26,8 @@ def records_of(data) -> tuple[list, bool]:
     return found, True
 
 
-def review_file(path, seat, all_seats: bool, game, table_path=None) -> tuple[dict, str]:
+def review_file(path: str, seat: int | None, all_seats: bool, game: int | None,
+                table_path: str | None = None) -> tuple[dict[str, Any] | list[Any], str]:
     """(the --json object, the words) of ``review PATH``; ``seat`` counts from 1 (None: the record's "you").
     Every game and seat is checked, and every table found or its build estimated (the whole file held to
     ``asked.REVIEW_BUILD_SECONDS``), or ``table_path`` read and held to every game's rules, before any
@@ -38,8 +39,8 @@ def review_file(path, seat, all_seats: bool, game, table_path=None) -> tuple[dic
         raise UsageError(f"--game {game}: the history holds {len(found)} game{'s' if len(found) != 1 else ''}")
     picked = [(game, found[game - 1])] if game is not None else list(enumerate(found, 1))
 
-    def named(k, message):
-        return f"game {k}: {message}" if history else message
+    def named(k: int, message: object) -> str:
+        return f"game {k}: {message}" if history else str(message)
     jobs = []
     for k, record in picked:
         try:

@@ -6,6 +6,9 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any
 
 _SIGNALLED: list[int] = []
 
@@ -14,7 +17,7 @@ class Terminated(KeyboardInterrupt):
     """The ``KeyboardInterrupt`` that SIGTERM raises."""
 
 
-def _on_signal(signum, frame):
+def _on_signal(signum: int, frame: FrameType | None) -> None:
     """The first signal stops the work; later ones wait for its cleanup (saving a checkpoint, removing a
     temporary file) instead of cutting it short and leaving a half-written file."""
     if _SIGNALLED:
@@ -24,11 +27,11 @@ def _on_signal(signum, frame):
 
 
 @contextlib.contextmanager
-def handled():
+def handled() -> Iterator[None]:
     """Handle both signals as above while the command runs (only the main thread can set handlers). After
     a signal the handlers stay until the process ends, so that a second one cannot cut its exit short."""
     _SIGNALLED.clear()
-    before = {}
+    before: dict[signal.Signals, Any] = {}
     if threading.current_thread() is threading.main_thread():
         before = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     try:

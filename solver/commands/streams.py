@@ -27,9 +27,9 @@ ASCII = {"🟩": "#", "🟨": "~", "🟥": "x", "…": "...", "·": "-", "—": 
 BIDI = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-def fallback(exc: UnicodeEncodeError):
+def fallback(exc: UnicodeEncodeError) -> tuple[str, int]:
     """The codec error handler: each character the stream cannot encode as ASCII stands in for it."""
-    out = []
+    out: list[str] = []
     for ch in exc.object[exc.start:exc.end]:
         plain = ASCII.get(ch)
         if plain is None:
@@ -86,7 +86,7 @@ def err(line: str) -> None:
         pass
 
 
-_LOST: list = []
+_LOST: list[str] = []
 
 
 def finish() -> str | None:

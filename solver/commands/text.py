@@ -5,21 +5,35 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
+from solver.game.rules import Rules
 from solver.play.words import points
 
+if TYPE_CHECKING:                # annotations only: loading them costs start-up time every command pays
+    from solver.engine.evaluate import EvalResult
+    from solver.lab.fair import FairStart
+    from solver.lab.strategy import SimpleRulesReport, SimReport
+    from solver.play.advise import Advice
+    from solver.play.record import Review
+    from solver.store.build import BuildReport
+    from solver.store.tables import Table
+    from solver.store.verify import VerifyReport
 
-def pct(x):
+
+def pct(x: float) -> str:
+    """A probability as a percentage with two decimals."""
     return "   -   " if x is None else f"{100 * x:6.2f}%"
 
 
-def build(rep) -> str:
+def build(rep: BuildReport) -> str:
     flag = "converged" if rep.converged else "NOT CONVERGED"
     return (f"{rep.path}: solved in {rep.seconds:.2f} s, {rep.iterations} iterations, residual "
             f"{rep.residual:.1e} ({flag}); first player wins {rep.first_player_win:.4%}")
 
 
-def advice(rules, a) -> str:
+def advice(rules: Rules, a: Advice) -> str:
     N = rules.players
     who = ", ".join(f"{s}" + (" (you)" if i == 0 else "") for i, s in enumerate(a.scores))
     dice = f"{a.dice} {'die' if a.dice == 1 else 'dice'} live" if rules.game == "gonuts" else ""
@@ -28,9 +42,11 @@ def advice(rules, a) -> str:
         return (f"{head}\nSTOP: banking {a.turn} points brings you to {a.scores[0] + a.turn} "
                 f"(target {rules.target}): you win.")
     if a.reason == "forced":
+        assert a.win_if_roll is not None                  # a forced roll has its chance
         line = ("ROLL: the first roll of a turn is forced. Your chance of winning from here: "
                 f"{pct(a.win_if_roll).strip()}")
     else:
+        assert a.win_if_roll is not None and a.win_if_stop is not None    # a decision: both actions exist
         line = (f"{a.action.upper()}: win {pct(a.win_if_roll).strip()} if you roll, "
                 f"{pct(a.win_if_stop).strip()} if you stop")
     lines = [head, line]
@@ -43,24 +59,24 @@ def advice(rules, a) -> str:
     return "\n".join(lines)
 
 
-def build_json(rules, rep) -> dict:
+def build_json(rules: Rules, rep: BuildReport) -> dict[str, Any]:
     return {"path": str(rep.path), "rules": rules.to_dict(), "seconds": round(rep.seconds, 4),
             "iterations": rep.iterations, "residual": rep.residual, "converged": rep.converged,
             "first_player_win": rep.first_player_win}
 
 
-def start_win(t) -> list:
+def start_win(t: Table) -> list[float]:
     return [float(x) for x in t.arrays["start_win"][(0,) * t.players]]
 
 
-def info_json(path, t) -> dict:
+def info_json(path: str, t: Table) -> dict[str, Any]:
     return {"path": str(path), "describe": t.rules.describe(), "rules": t.rules.to_dict(),
             "schema": t.meta["schema"], "package_version": t.meta["package_version"], "solver": t.meta["solver"],
             "checksum": t.meta["checksum"], "start_win_at_zero": start_win(t), "arrays": t.meta["arrays"],
             "size_bytes": os.path.getsize(path)}
 
 
-def info(path, t) -> str:
+def info(path: str, t: Table) -> str:
     s, start = t.meta["solver"], start_win(t)
     return "\n".join([
         f"{path}: {t.rules.describe()}",
@@ -72,7 +88,7 @@ def info(path, t) -> str:
         f"  integrity  schema {t.meta['schema']}, {t.meta['checksum'][:23]}... verified"])
 
 
-def verify(path, rep) -> str:
+def verify(path: str, rep: VerifyReport) -> str:
     extra = ""
     if rep.action_error is not None:
         extra += f", roll_win/stop_win error {rep.action_error:.1e}"
@@ -83,13 +99,15 @@ def verify(path, rep) -> str:
             f"{rep.tolerance:.0e}: {'OK' if rep.ok else 'FAILED'}")
 
 
-def best_line(r) -> str:
+def best_line(r: dict[str, Any]) -> str:
+    """A best response's convergence report in one line."""
     return (f"best response: exact, residual {r['residual']:.1e} (tolerance {r['tolerance']:.0e}), "
             f"{r['iterations']} iterations, {'converged' if r['converged'] else 'NOT converged'}, "
             f"{r['seconds']:.2f} s")
 
 
-def evaluate_json(rules, specs, ev, both_orders, report) -> dict:
+def evaluate_json(rules: Rules, specs: Sequence[str], ev: EvalResult, both_orders: bool,
+                  report: dict[str, Any] | None) -> dict[str, Any]:
     out = {"policies": specs, "rules": rules.to_dict(), "win": [float(x) for x in ev.win],
            "expected_turns": ev.expected_turns}
     if both_orders:
@@ -100,7 +118,8 @@ def evaluate_json(rules, specs, ev, both_orders, report) -> dict:
     return out
 
 
-def evaluate(rules, specs, ev, both_orders, report) -> str:
+def evaluate(rules: Rules, specs: Sequence[str], ev: EvalResult, both_orders: bool,
+             report: dict[str, Any] | None) -> str:
     win = ev.win_both_orders if both_orders else ev.win
     turns = ev.expected_turns_both_orders if both_orders else ev.expected_turns
     how = "averaged over who moves first" if both_orders else "seat 1 moves first"
@@ -112,7 +131,8 @@ def evaluate(rules, specs, ev, both_orders, report) -> str:
     return "\n".join(lines)
 
 
-def simulate_json(rules, specs, games, seed, rep, report) -> dict:
+def simulate_json(rules: Rules, specs: Sequence[str], games: int, seed: int, rep: SimReport,
+                  report: dict[str, Any] | None) -> dict[str, Any]:
     out = {"policies": specs, "rules": rules.to_dict(), "games": games, "seed": seed,
            "win": [float(x) for x in rep.win], "stderr": [float(x) for x in rep.stderr],
            "mean_turns": rep.turns, "seconds": rep.seconds}
@@ -121,7 +141,8 @@ def simulate_json(rules, specs, games, seed, rep, report) -> dict:
     return out
 
 
-def simulate(rules, specs, games, seed, rep, report) -> str:
+def simulate(rules: Rules, specs: Sequence[str], games: int, seed: int, rep: SimReport,
+             report: dict[str, Any] | None) -> str:
     lines = [f"{rules.describe()}; {games:,} games, seed {seed}, seat 1 moves first:"]
     for i, (spec, w, se) in enumerate(zip(specs, rep.win, rep.stderr)):
         lines.append(f"  seat {i + 1}  {spec:<24} wins {100 * w:7.3f}%  "
@@ -136,14 +157,14 @@ SIMPLE_ROWS = (("hold", "best hold:K"), ("hold_dice", "best hold:K/D"), ("per_di
                ("maxpoints", "maxpoints"))
 
 
-def simple_rules_json(rules, rep) -> dict:
+def simple_rules_json(rules: Rules, rep: SimpleRulesReport) -> dict[str, Any]:
     return {"rules": rules.to_dict(), "fair_share": 1 / rep.players, "evaluations": rep.evaluations,
             **{key: {"policy": getattr(rep, key).name, "win": getattr(rep, key).win,
                      "gives_up": getattr(rep, key).gives_up} for key, _ in SIMPLE_ROWS},
             "hold_curve": [[k, w] for k, w in rep.hold_curve]}
 
 
-def simple_rules(rules, rep) -> str:
+def simple_rules(rules: Rules, rep: SimpleRulesReport) -> str:
     lines = [f"{rules.describe()}: one simple player against {rep.players - 1} optimal "
              f"player{'s' if rep.players > 2 else ''}, averaged over seats (fair share {100 / rep.players:.2f}%):"]
     for key, label in SIMPLE_ROWS:
@@ -153,7 +174,7 @@ def simple_rules(rules, rep) -> str:
     return "\n".join(lines)
 
 
-def fair(rules, res, given) -> str:
+def fair(rules: Rules, res: FairStart, given: Sequence[int] | None) -> str:
     N = rules.players
     what = "given" if given else "fairest"
     return "\n".join([
@@ -166,7 +187,7 @@ def fair(rules, res, given) -> str:
         f"(from {100 * max(abs(p - 1 / N) for p in res.before):.2f} without head starts)"])
 
 
-def luck_line(rv) -> str:
+def luck_line(rv: Review) -> str:
     """The seat's change in win probability in one sentence: the dice, its decisions, the others'."""
     r, sp = rv.replay, rv.split
     you = rv.seat == r.you and r.mode != "table"
@@ -180,7 +201,7 @@ def luck_line(rv) -> str:
             + (f", turns entered as banked totals {points(sp.banked_turns)}" if banked else "") + ".")
 
 
-def review(rv) -> str:
+def review(rv: Review) -> str:
     r = rv.replay
     who = "you" if rv.seat == r.you and r.mode != "table" else f"seat {rv.seat + 1}"
     if not rv.decisions:
@@ -206,7 +227,7 @@ def review(rv) -> str:
     return "\n".join(lines)
 
 
-def web(done: dict, site) -> str:
+def web(done: dict[str, Any], site: str | None) -> str:
     where = f"{site}/ ({done['files']} files)" if site else done["path"]
     then = "serve it from any static host; it installs as an app" if site else "open it in a browser, offline"
     return (f"wrote {where}: {done['bytes'] / 1e6:.1f} MB, {', '.join(done['games'])} (target {done['target']}); "

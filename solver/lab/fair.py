@@ -22,12 +22,12 @@ from solver.store.tables import Table
 class FairStart:
     players: int
     target: int
-    head_starts: tuple          # points of seats 2..N (seat 1 starts at 0)
-    before: tuple               # each seat's win probability from 0-0-...
-    after: tuple                # each seat's win probability with the head starts
+    head_starts: tuple[int, ...]          # points of seats 2..N (seat 1 starts at 0)
+    before: tuple[float, ...]               # each seat's win probability from 0-0-...
+    after: tuple[float, ...]                # each seat's win probability with the head starts
     deviation: float            # largest |after_k - 1/N|
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"players": self.players, "target": self.target, "head_starts": [0, *self.head_starts],
                 "win_before": list(self.before), "win_after": list(self.after), "max_deviation": self.deviation,
                 "max_deviation_before": float(max(abs(p - 1 / self.players) for p in self.before))}

@@ -20,6 +20,7 @@ Twin in the page: ``solver/site/web/src/core/grammar.js``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from solver.errors import SHOWN, GonutsError, show
 
@@ -35,7 +36,7 @@ class PolicyError(GonutsError):
 class Spec:
     kind: str          # optimal, best, maxpoints, hold, dice, race, table, callable
     name: str          # the normalized name
-    args: tuple = ()
+    args: tuple[Any, ...] = ()
 
 
 def quote(text: str) -> str:

@@ -69,7 +69,7 @@ def stop_threshold(roll: np.ndarray) -> np.ndarray:
     stops[..., 0, -1] = False                    # the forced opening is no stop
     first = np.where(stops.any(axis=-2), stops.argmax(axis=-2), G)
     first[..., 0] = G
-    return first
+    return np.asarray(first)
 
 
 def _plane(table: Table) -> tuple[np.ndarray, np.ndarray]:
@@ -90,6 +90,7 @@ def boundary(table: Table, out: StrPath | None = None) -> Figure:
     s0 = np.arange(G)[:, None, None]
     thr = np.where(s0 + thr >= G, np.nan, thr)         # stops only because stopping wins
     D = thr.shape[-1]
+    fig: Figure
     fig, axes = plt.subplots(1, D, figsize=(3.2 * D, 3.4), squeeze=False)
     vmax = np.nanmax(thr) if np.isfinite(thr).any() else 1
     for n in range(D):
@@ -112,6 +113,7 @@ def win(table: Table, out: StrPath | None = None) -> Figure:
     returns the Figure."""
     plt = pyplot()
     _, w = _plane(table)
+    fig: Figure
     fig, ax = plt.subplots(figsize=(5.2, 4.4))
     im = ax.imshow(w, origin="lower", cmap="RdYlGn", vmin=0, vmax=1)
     cs = ax.contour(w, levels=[0.25, 0.5, 0.75], colors="k", linewidths=0.7)
@@ -130,6 +132,7 @@ def payout(rules: Rules, out: StrPath | None = None, cap: int = 40) -> Figure:
     plt = pyplot()
     if rules.game != "gonuts":
         raise GonutsError("payout plots are for Go Nuts! (Pig has no Go Nuts! round)")
+    fig: Figure
     fig, axes = plt.subplots(1, 3, figsize=(12, 3.4), sharey=True)
     for ax, players in zip(axes, (2, 3, 4)):
         table = nuts_payout_table(dataclasses.replace(rules, players=players, target=cap))

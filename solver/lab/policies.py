@@ -138,14 +138,14 @@ class TurnRule(Policy):
     def decide(self, scores: np.ndarray, turn: np.ndarray, dice: np.ndarray) -> np.ndarray:
         scores, turn, dice = np.asarray(scores), np.asarray(turn), np.asarray(dice)
         tt = np.minimum(turn, self.roll_tn.shape[0] - 1)
-        return self.roll_tn[tt, dice] & (scores[:, 0] + turn < self.target)
+        return np.asarray(self.roll_tn[tt, dice] & (scores[:, 0] + turn < self.target))
 
     def _per_s0(self, G: int, D: int) -> np.ndarray:
         t = np.arange(G)[:, None]
         return np.array([np.packbits((self.roll_tn[:G, :D + 1] & (s0 + t < G)).ravel()) for s0 in range(G)])
 
     def bits(self, G: int, N: int, D: int) -> np.ndarray:
-        return self._per_s0(G, D)[np.arange(G ** N) // G ** (N - 1)]
+        return np.asarray(self._per_s0(G, D)[np.arange(G ** N) // G ** (N - 1)])
 
     def rows(self, G: int, D: int) -> np.ndarray:
         """Packed decisions by (own score, best opponent's score): (G * G, nbytes), row s0 * G + lead."""
@@ -169,7 +169,7 @@ class RaceRule(Policy):
         roll = turn < thr
         if self.end:
             roll = roll | (np.maximum(s0, lead) >= G - self.end)
-        return roll & (s0 + turn < G)
+        return np.asarray(roll & (s0 + turn < G))
 
     def decide(self, scores: np.ndarray, turn: np.ndarray, dice: np.ndarray) -> np.ndarray:
         scores = np.asarray(scores)
@@ -185,7 +185,7 @@ class RaceRule(Policy):
     def bits(self, G: int, N: int, D: int) -> np.ndarray:
         """Decisions depend on (own score, best opponent) only: pack those G*G rows, then gather."""
         scores = np.unravel_index(np.arange(G ** N), (G,) * N)
-        return self.rows(G, D)[scores[0] * G + np.max(scores[1:], axis=0)]
+        return np.asarray(self.rows(G, D)[scores[0] * G + np.max(scores[1:], axis=0)])
 
 
 def race(ks: Sequence[int], pace: int, end: int, target: int, D: int) -> RaceRule:
@@ -297,7 +297,7 @@ def load_callable(spec: str) -> Callable[..., Any]:
         raise
     except Exception as exc:
         raise PolicyError(f"policy {spec}: cannot load {target} ({type(exc).__name__}: {exc})") from None
-    fn = getattr(module, attr, None)
+    fn: Callable[..., Any] | None = getattr(module, attr, None)
     if not callable(fn):
         raise PolicyError(f"policy {spec}: {target} has no function {attr!r}")
     return fn
@@ -310,7 +310,8 @@ def parse(spec: str, rules: Rules, D: int | None = None, optimal: Callable[[], T
     D = rules.substates if D is None else D
     if optimal is None:
         def optimal() -> Table:
-            return Tables().get(rules)
+            table: Table = Tables().get(rules)
+            return table
     sp = grammar.read(spec, rules.target, D)
     G = rules.target
     if sp.kind == "best":

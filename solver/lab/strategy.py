@@ -21,12 +21,12 @@ from solver.engine.solve import Progress
 from solver.errors import GonutsError
 from solver.game.rules import Rules
 from solver.game.turn import game_model
+from solver.lab.grammar import PolicyError
 from solver.lab.policies import (
     BestSeat,
     BitsPolicy,
     CallablePolicy,
     Policy,
-    PolicyError,
     ResponsePolicy,
     maxpoints,
     parse,
@@ -142,7 +142,7 @@ class SimpleRulesReport:
     hold_dice: SimpleRule
     per_dice: SimpleRule
     maxpoints: SimpleRule
-    hold_curve: list      # (K, win) for every K tried
+    hold_curve: list[tuple[int, float]]      # (K, win) for every K tried
     evaluations: int
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from solver.errors import StateError, TableError
 from solver.files import StrPath
@@ -103,7 +103,8 @@ def check_dice(D: int, dice: int) -> None:
         raise StateError(f"live dice must be from 1 to {D}, not {dice}")
 
 
-def _answer(table, scores, turn, dice, both, roll_at) -> Advice:
+def _answer(table: GameShape, scores: Sequence[int], turn: int, dice: int, both: Callable[[tuple[int, ...]], Any],
+            roll_at: Callable[[tuple[int, ...]], bool]) -> Advice:
     """The answer given ``both()`` -> (every seat if roll, every seat if stop) and ``roll_at()`` -> bool."""
     scores = check_state(table, scores, turn, dice)
     N, G, D = table.players, table.target, table.substates
@@ -120,7 +121,7 @@ def _answer(table, scores, turn, dice, both, roll_at) -> Advice:
 def advise(table: TableView, scores: Sequence[int], turn: int, dice: int) -> Advice:
     """The optimal action and its consequences, read from a loaded table (3-4 players: recomputed
     exactly from ``start_win`` by one Bellman backup of the state, ``backup.backup_state``)."""
-    def both(scores):
+    def both(scores: tuple[int, ...]) -> Any:
         if table.players == 2:
             rw = float(table.arrays["roll_win"][scores + (turn, dice)])
             sw = float(table.arrays["stop_win"][scores + (turn, dice)])
@@ -175,35 +176,35 @@ def turn_inputs(tab: CheckedTable,
     return run, payouts
 
 
-def _advise_checked(tab, scores, turn, dice):
+def _advise_checked(tab: CheckedTable, scores: Sequence[int], turn: int, dice: int) -> Advice:
     rules = tab.rules
     N, G, D = rules.players, rules.target, rules.substates
     shape = _Shape(N, G, D)
 
-    def flat(scores):
+    def flat(scores: Sequence[int]) -> int:
         i = 0
         for s in scores:
             i = i * G + s
         return i
 
-    def at(scores):
+    def at(scores: Sequence[int]) -> int:
         return (flat(scores) * G + turn) * (D + 1) + dice
 
-    def roll_at(scores):
+    def roll_at(scores: Sequence[int]) -> bool:
         if "roll" in tab.headers:
             return tab.item("roll", at(scores)) != b"\x00"
         q = turn * (D + 1) + dice
         width = tab.headers["roll_bits"][1][-1]
         return bool(tab.item("roll_bits", flat(scores) * width + (q >> 3))[0] & (128 >> (q & 7)))
 
-    def value(name, scores):
-        x = struct.unpack("<d", tab.item(name, at(scores)))[0]
+    def value(name: str, scores: Sequence[int]) -> float:
+        x: float = struct.unpack("<d", tab.item(name, at(scores)))[0]
         if not (math.isfinite(x) and 0.0 <= x <= 1.0):
             raise TableError(f"{tab.where}: {name} holds {x!r} at {scores}, {turn} points, {dice} dice: not a "
                              "probability")
         return x
 
-    def both(scores):
+    def both(scores: Sequence[int]) -> Any:
         if N == 2:
             rw, sw = value("roll_win", scores), value("stop_win", scores)
             return (rw, 1.0 - rw), (sw, 1.0 - sw)

@@ -43,13 +43,15 @@ def backup_state(rules: Rules, payouts: Payouts, after: After, s0: int, turn: in
     the state a turn that gains g leads to, for 0 <= g < G - s0; ``payouts[n][g]`` the Go Nuts!
     gain pmf (g = 0..G, the last bin lumping G and more). Vectors are in seat order from the
     player to move; where s0 + turn >= G both are a win."""
-    return _backward(rules, payouts, after, s0, turn, dice)
+    both: tuple[Vector, Vector] = _backward(rules, payouts, after, s0, turn, dice)
+    return both
 
 
 def turn_decisions(rules: Rules, payouts: Payouts, after: After, s0: int) -> dict[tuple[int, int], bool]:
     """{(t, n): roll} at every decision state of this turn (t < G - s0), as ``backup_state`` decides:
     the greedy action on the mover's own component, an exact tie stops, the opening roll is forced."""
-    return _backward(rules, payouts, after, s0, 0, None)
+    decided: dict[tuple[int, int], bool] = _backward(rules, payouts, after, s0, 0, None)
+    return decided
 
 
 def turn_values(rules: Rules, payouts: Payouts, after: After,
@@ -57,28 +59,30 @@ def turn_values(rules: Rules, payouts: Payouts, after: After,
     """Every state of this turn, valued as ``backup_state`` values it: {(t, n): (every seat if rolling, every
     seat if stopping, the greedy choice)} for t < G - s0, and ``nuts(x, t)``: every seat's value of a Go Nuts!
     round of x dice started at t turn points, before its acorns are known (what a review's luck needs)."""
-    keep: dict = {}
+    keep: dict[tuple[int, int], tuple[Vector, Vector, bool]] = {}
     nuts = _backward(rules, payouts, after, s0, 0, None, keep)
     return keep, nuts
 
 
-def _backward(rules, payouts, after, s0, turn, dice, keep=None):
+def _backward(rules: Rules, payouts: Payouts, after: After, s0: int, turn: int, dice: int | None,
+              keep: dict[tuple[int, int], Any] | None = None) -> Any:
     """Backward induction over the turn's decision states from t = G - s0 - 1 down to ``turn``: the two
     value vectors at (turn, dice), or with ``dice`` None every decision (with ``keep``, every state's two
     vectors and choice go into it, and the Go Nuts! round's value function is returned)."""
     N, G = rules.players, rules.target
     D, rolls = roll_table(rules)
     h = G - s0
+    pay: Sequence[Sequence[float]] = payouts if payouts is not None else ()      # Pig has no Go Nuts! round
     e0 = (1.0,) + (0.0,) * (N - 1)
     if turn >= h:
         return (e0, e0) if dice is not None else (lambda x, t: e0) if keep is not None else {}
-    C = []
+    C: list[tuple[float, ...]] = []
     for g in range(h):
         w = after(g)
         C.append(tuple(w[(k - 1) % N] for k in range(N)))
     C.extend([e0] * (G + 1))                        # reaching the target wins
 
-    def expect(pmf, lo):
+    def expect(pmf: Sequence[float], lo: int) -> list[float]:
         """sum_g pmf[g] C[lo + g], g = 0..G."""
         acc = [0.0] * N
         for g in range(G + 1):
@@ -91,16 +95,18 @@ def _backward(rules, payouts, after, s0, turn, dice, keep=None):
 
     nuts_abs = {}
     if rules.game != "pig" and rules.nuts_costs_turn:
-        nuts_abs = {n: expect(payouts[n], 0) for n in range(1, 6)}
-    V, decided = {}, {}
+        nuts_abs = {n: expect(pay[n], 0) for n in range(1, 6)}
+    V: dict[tuple[int, int], Sequence[float]] = {}
+    decided: dict[tuple[int, int], bool] = {}
     for t in range(h - 1, turn - 1, -1):
         for n in range(1, D + 1):
             r = [0.0] * N
+            add: Sequence[float]
             for kind, p, x, dst in rolls[n]:
                 if kind == BUST:
                     add = C[0]
                 elif kind == NUTS:
-                    add = nuts_abs[x] if rules.nuts_costs_turn else expect(payouts[x], t)
+                    add = nuts_abs[x] if rules.nuts_costs_turn else expect(pay[x], t)
                 else:
                     add = V[(t + x, dst)] if t + x < h else e0
                 for k in range(N):
@@ -114,7 +120,7 @@ def _backward(rules, payouts, after, s0, turn, dice, keep=None):
             if keep is not None:
                 keep[(t, n)] = (tuple(r), st, choose)
     if keep is not None:
-        return lambda x, t: tuple(nuts_abs[x]) if rules.nuts_costs_turn else tuple(expect(payouts[x], t))
+        return lambda x, t: tuple(nuts_abs[x]) if rules.nuts_costs_turn else tuple(expect(pay[x], t))
     if dice is None:
         return decided
     raise AssertionError("unreachable: (turn, dice) is visited")

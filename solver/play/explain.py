@@ -72,16 +72,17 @@ def turn_gain(rules: Rules, payouts: Payouts, decide: dict[tuple[int, int], bool
     h = rules.target - s0
     _, rolls = roll_table(rules)
     P = [0.0] * (h + 1)
-    mass: dict = {}
+    mass: dict[tuple[int, int], float] = {}
+    pay: Sequence[Sequence[float]] = payouts if payouts is not None else ()      # Pig has no Go Nuts! round
 
-    def roll(t, n, m):
+    def roll(t: int, n: int, m: float) -> None:
         for kind, p, x, live in rolls[n]:
             q = m * p
             if kind == BUST:
                 P[0] += q
             elif kind == NUTS:
                 base = 0 if rules.nuts_costs_turn else t
-                for g, pg in enumerate(payouts[x]):
+                for g, pg in enumerate(pay[x]):
                     if pg:
                         P[min(base + g, h)] += q * pg
             elif t + x >= h:

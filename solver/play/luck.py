@@ -52,7 +52,7 @@ class Split:
     others_decisions: float
     banked_turns: float
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, float]:
         return {"start": self.start, "end": self.end, "luck": self.luck, "own_decisions": self.own_decisions,
                 "others_decisions": self.others_decisions, "banked_turns": self.banked_turns}
 
@@ -78,7 +78,7 @@ class Values:
         pay = table.arrays.get("nuts_payout")
         return cls(table.rules, table.arrays["start_win"], None if pay is None else pay.tolist(), table.roll_at)
 
-    def _absolute(self, vec, seat: int) -> tuple:
+    def _absolute(self, vec: Sequence[float], seat: int) -> tuple[float, ...]:
         N = self.rules.players
         return tuple(vec[(k - seat) % N] for k in range(N))
 

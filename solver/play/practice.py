@@ -48,11 +48,11 @@ def page_values(rules: Rules, start_win: Any, payouts: Payouts) -> Values:
 
 @dataclass(frozen=True)
 class Pick:
-    scores: tuple
+    scores: tuple[int, ...]
     turn: int
     dice: int
-    roll: tuple           # every seat's win probability if rolling, turn order from the mover
-    stop: tuple
+    roll: tuple[float, ...]   # every seat's win probability if rolling, turn order from the mover
+    stop: tuple[float, ...]
     close: bool
     game: int = 0         # which of the draw's games it came from, and which turn of that game
     turn_of_game: int = 0
@@ -75,7 +75,7 @@ def close_count(picks: Iterable[Pick]) -> int:
     return sum(p.close for p in picks)
 
 
-def constants() -> dict:
+def constants() -> dict[str, object]:
     """What the page's draw needs to draw the same decisions (``web/src/core/practice.js`` ``draw``)."""
     return {"close": CLOSE, "close_round_adds": CLOSE_ROUND_ADDS, "skip": SKIP, "p_close": P_CLOSE, "p_clear": P_CLEAR,
             "tie": TIE, "max_games": MAX_GAMES,
@@ -89,7 +89,7 @@ def check_count(count: int) -> int:
     return count
 
 
-def draw(values: Values, seed: int, count: int) -> list:
+def draw(values: Values, seed: int, count: int) -> list[Pick]:
     """``count`` Picks from the seeded games (see the module's docstring), in a seeded order."""
     check_count(count)
     rules = values.rules
@@ -97,7 +97,7 @@ def draw(values: Values, seed: int, count: int) -> list:
     need = {True: count // 2, False: count - count // 2}
     r = Mulberry32(seed)
     picked: list[Pick] = []
-    seen: set = set()
+    seen: set[Any] = set()
     near = close_for(rules)
     for games in range(MAX_GAMES):
         state = new_game(rules)
@@ -157,7 +157,7 @@ def read_date(text: str) -> _dt.date:
 @dataclass
 class Score:
     """A session's answers: the number right and the mean loss per decision, in points."""
-    losses: list
+    losses: list[float]
 
     def add(self, pick: Pick, answer: str) -> float:
         best = max(pick.roll[0], pick.stop[0])

@@ -34,7 +34,7 @@ import math
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from solver.errors import GonutsError, show
 from solver.files import StrPath, check_source
@@ -61,7 +61,7 @@ class RecordError(GonutsError):
 class Decision:
     """One decision of the reviewed seat: the state in turn order from that seat, and the choice."""
     event: int            # index in the record's events
-    scores: tuple         # banked scores, the deciding player first
+    scores: tuple[int, ...]   # banked scores, the deciding player first
     turn: int
     dice: int
     taken: str            # "roll" or "stop"
@@ -71,28 +71,30 @@ class Decision:
 class Replay:
     rules: Rules
     you: int
-    scores: tuple         # final banked scores, seat order
+    scores: tuple[int, ...]   # final banked scores, seat order
     winner: int | None
-    decisions: tuple      # Decision of seat ``you``
+    decisions: tuple[Decision, ...]   # Decision of seat ``you``
     events: int
     seat: int = 0         # where the game stands: the player to move,
     turn: int = 0         # the turn points,
     dice: int = N_DICE    # the live dice,
     phase: str = "start"  # what comes next: start, roll, decide, nuts or over,
     nuts_dice: int | None = None    # and the dice of a Go Nuts! round waiting for its acorns
-    by_seat: tuple = ()   # every seat's Decisions, seat by seat (a table game reviews any seat)
+    # every seat's Decisions, seat by seat (a table game reviews any seat)
+    by_seat: tuple[tuple[Decision, ...], ...] = ()
     mode: str | None = None
-    trace: tuple = ()     # (event index, the state before it, kind, value as ``loop.step`` takes it), in order
-    names: tuple = ()     # the players' names, if the record gives one (a string) for every seat
+    # (event index, the state before it, kind, value as ``loop.step`` takes it), in order
+    trace: tuple[tuple[int, Any, str, Any], ...] = ()
+    names: tuple[str, ...] = ()     # the players' names, if the record gives one (a string) for every seat
 
-    def of(self, seat: int) -> tuple:
+    def of(self, seat: int) -> tuple[Decision, ...]:
         """The decisions of one seat, in its own frame (its score first)."""
         if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.rules.players):
             raise RecordError(f"seat {show(seat)} does not exist with {self.rules.players} players "
                               f"(0 to {self.rules.players - 1})")
         return self.by_seat[seat]
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         """Where the record leaves the game, as the page's core reports it (the shared fixture's form)."""
         return {"scores": list(self.scores), "winner": self.winner, "seat": self.seat, "turn": self.turn,
                 "dice": self.dice, "phase": self.phase, "nuts_dice": self.nuts_dice, "events": self.events,
@@ -147,12 +149,12 @@ def parse_bytes(data: bytes, name: str) -> Any:
         raise RecordError(f"{name} is not JSON") from None
 
 
-def _not_json(word):
+def _not_json(word: str) -> NoReturn:
     """NaN, Infinity and -Infinity: Python's json reads them, JSON (and the page's JSON.parse) does not."""
     raise ValueError(f"{word} is not JSON")
 
 
-def _js_int(digits: str):
+def _js_int(digits: str) -> int | float:
     """An integer as the page's JSON.parse reads it: exact up to 2^53, beyond that a float (which the whole-
     number checks then refuse); never Python's slow, digit-limited conversion of a huge number."""
     return int(digits) if len(digits.lstrip("-")) <= 15 else float(digits)
@@ -212,7 +214,7 @@ def rules_of(record: dict[str, Any]) -> tuple[Rules, int]:
     return Rules.from_options(reading=reading, players=players, target=target, speed=float(speed)), you
 
 
-def _speed(x) -> bool:
+def _speed(x: object) -> bool:
     """A record's Go Nuts! speed, as the page writes it (a JSON number) and ``Rules`` takes it."""
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and 0 < x <= 100
 
@@ -253,7 +255,7 @@ def replay(record: Any) -> Replay:
 @dataclass(frozen=True)
 class ReviewedDecision:
     event: int
-    scores: tuple
+    scores: tuple[int, ...]
     turn: int
     dice: int
     taken: str
@@ -271,16 +273,18 @@ class ReviewedDecision:
 
 @dataclass(frozen=True)
 class Review:
+    """One seat's decisions of a game against the optimal ones, and its change in win probability by luck and
+    by decisions."""
     replay: Replay
-    decisions: tuple
-    seat: int = 0         # the seat reviewed
-    split: Split | None = None   # the seat's change in win probability by luck and decisions (``play.luck``)
+    decisions: tuple[ReviewedDecision, ...]
+    seat: int             # the seat reviewed
+    split: Split          # the seat's change in win probability by luck and decisions (``play.luck``)
 
     @property
     def total_loss_points(self) -> float:
         return float(sum(d.loss_points for d in self.decisions))
 
-    def costliest(self, k: int = 3) -> tuple:
+    def costliest(self, k: int = 3) -> tuple[ReviewedDecision, ...]:
         """The k decisions that gave up the most, largest first (earlier first among equals)."""
         ranked = sorted(self.decisions, key=lambda d: (-d.loss_points, d.event))
         return tuple(d for d in ranked[:k] if d.loss_points > 0)
@@ -292,7 +296,7 @@ class Review:
                 "you": r.you, "seat": self.seat, "scores": list(r.scores), "winner": r.winner, "events": r.events,
                 "decisions": [d.to_dict() for d in self.decisions],
                 "total_loss_points": self.total_loss_points,
-                "costliest": [d.event for d in self.costliest()], **(self.split.to_dict() if self.split else {})}
+                "costliest": [d.event for d in self.costliest()], **self.split.to_dict()}
 
 
 def reviews(record: Any, table: TableView, seats: Iterable[int]) -> list[Review]:

@@ -22,9 +22,14 @@ def one_in(p: float) -> str:
 
 class Asked(Protocol):
     """The state a question was about: an ``Advice``, or a practice question's pick."""
-    scores: tuple[int, ...]
-    turn: int
-    dice: int
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def dice(self) -> int: ...
 
 
 def explain(rules: Rules, a: Asked, e: dict[str, Any]) -> str:

@@ -7,7 +7,7 @@ import zlib
 CREAM, CAP, NUT, STEM = (0xFB, 0xF6, 0xEC), (0x6B, 0x3E, 0x10), (0xB5, 0x65, 0x1D), (0x6B, 0x3E, 0x10)
 
 
-def _pixel(x: float, y: float) -> tuple:
+def _pixel(x: float, y: float) -> tuple[int, ...]:
     """The colour at (x, y) in the unit square: an acorn of body, cap and stem, as the page's acorn face."""
     if (x - 0.5) ** 2 / 0.25 ** 2 + (y - 0.6) ** 2 / 0.29 ** 2 <= 1.0 and y > 0.43:
         return NUT

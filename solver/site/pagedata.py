@@ -62,7 +62,7 @@ def encode(start_win: np.ndarray, progress: Progress | None = None) -> tuple[dic
     return desc, blob
 
 
-def decode(desc: dict, blob: bytes, shape: tuple) -> np.ndarray:
+def decode(desc: dict[str, Any], blob: bytes, shape: tuple[int, ...]) -> np.ndarray:
     """``start_win`` back from ``encode``'s output (what the page computes, for the tests and the check)."""
     N = shape[-1]
     if desc["encoding"] == "f64":
@@ -74,7 +74,7 @@ def decode(desc: dict, blob: bytes, shape: tuple) -> np.ndarray:
     return Shares(cumulative(desc, blob, shape))[...]
 
 
-def cumulative(desc: dict, blob: bytes, shape: tuple) -> np.ndarray:
+def cumulative(desc: dict[str, Any], blob: bytes, shape: tuple[int, ...]) -> np.ndarray:
     """A ``lorenzo`` encoding's cumulative shares C_0..C_{N-2} ((G,)*N + (N-1,) float32, exact: multiples of
     2^-step_bits below 2), what the page's core decodes to (``decodeLorenzo``)."""
     N = shape[-1]
@@ -102,7 +102,7 @@ class Shares:
         self.C = C
         self.shape = C.shape[:-1] + (C.shape[-1] + 1,)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> np.ndarray:
         C = np.asarray(self.C[index], dtype=np.float64)
         W = np.empty(C.shape[:-1] + (C.shape[-1] + 1,))
         W[..., 0] = C[..., 0]

@@ -59,7 +59,7 @@ def speed_key(speed: float) -> str:
 
 
 @functools.cache
-def turn_rules(reading: str, players: int, speed: float) -> dict:
+def turn_rules(reading: str, players: int, speed: float) -> dict[str, Any]:
     """What a solved game needs beside its values, for every target up to the page's highest: the maxpoints
     rule (its decisions do not depend on the target: ``maxpoints`` solves the uncut turn) and the exact mean of
     a Go Nuts! round by its dice (``nuts_means``)."""
@@ -89,7 +89,7 @@ def solve_data(place_file: PlaceFile | None = None) -> dict[str, Any]:
             "kernel": {**where_kernel, "bytes": len(kernel)}, "worker": where_worker, "budget": KEPT_BUDGET}
 
 
-def reading_data(reading: str) -> dict:
+def reading_data(reading: str) -> dict[str, Any]:
     """The rules of one reading, as the page's core reads them: nothing there is derived again.
 
     ``rules``: the knobs (``Rules.to_dict``, players and target left out: a game sets them).
@@ -136,7 +136,7 @@ RULE_CARDS = shipped_dir() / SHIPPED_PAGE / "rule-cards.json"
 CARD_RULES = ("hold", "hold_dice", "per_dice")     # the rules a person can keep in mind (not maxpoints)
 
 
-def rule_card_entry(simple: dict) -> dict:
+def rule_card_entry(simple: dict[str, Any]) -> dict[str, Any]:
     """One game's card from ``simple-rules --json``: each rule a person can keep in mind with its exact
     win probability and cost against optimal players, and which of them is best (the simplest among equals)."""
     rules = {k: {key: simple[k][key] for key in ("policy", "win", "gives_up")} for k in CARD_RULES}

@@ -9,12 +9,11 @@ answers from them says so, with the precision and the command that builds the ex
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 from solver.game.rules import Rules
-from solver.play.backup import Payouts
 from solver.play.luck import Values
 from solver.site import pagevalues
 
@@ -29,7 +28,7 @@ class PageTable:
         self.arrays = {"start_win": start_win}
         if payouts is not None:
             self.arrays["nuts_payout"] = np.asarray(payouts, dtype=np.float64)
-        self.values = Values(rules, start_win, cast("Payouts", payouts))      # rows of floats, as a list's
+        self.values = Values(rules, start_win, payouts)
 
     players = property(lambda self: self.rules.players)
     target = property(lambda self: self.rules.target)

@@ -28,7 +28,7 @@ from solver.store.locate import shipped_dir
 from solver.store.tables import Table
 
 
-def _cache_key(table) -> str:
+def _cache_key(table: Table) -> str:
     N = table.players
     kind = "f64" if N < pagedata.PACKED_FROM else f"q{pagedata.STEP_BITS}"
     return f"{table.meta['checksum'].split(':')[-1][:32]}-{kind}"
@@ -39,7 +39,7 @@ def is_encoded(table: Table) -> bool:
     return table.players < pagedata.PACKED_FROM or _read_pair(cache_dir() / "page", _cache_key(table)) is not None
 
 
-def _read_pair(folder: Path, stem: str):
+def _read_pair(folder: Path, stem: str) -> tuple[dict[str, Any], bytes] | None:
     """(descriptor, bytes) from ``stem.json`` and ``stem.bin`` if both are there and agree (size, CRC-32), and
     in the cache only where nobody else could have written them (``files.cache_trusted``)."""
     if folder != shipped_dir() / SHIPPED_PAGE and any(cache_trusted(folder / f"{stem}{ext}", folder=False)

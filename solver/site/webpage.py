@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable
 from html import escape as html_escape
 from pathlib import Path
+from typing import Any
 
 from solver.errors import GonutsError
 from solver.files import StrPath, atomic_write, check_destination
@@ -52,7 +53,7 @@ SITE_HEAD = ('<link rel="manifest" href="manifest.webmanifest">\n'
              '<meta name="apple-mobile-web-app-title" content="Go Nuts!">')
 
 
-def html(data: dict, site: bool = False, script: str | None = None) -> str:
+def html(data: dict[str, Any], site: bool = False, script: str | None = None) -> str:
     """The page: the template with its style, core, UI and data (``site``: the installable app's head).
 
     ``script``: the site's script file (``site_script``, at this address beside index.html), which then carries
@@ -96,7 +97,7 @@ MOVE = ('if (/^https?:$/.test(location.protocol) && !/\\/$|\\.html?$/i.test(loca
         'location.replace(`${location.pathname}/${location.search}${location.hash}`);')
 
 
-def site_script(data: dict) -> str:
+def site_script(data: dict[str, Any]) -> str:
     """The site's script file: the page's data (read by page/context.js from ``self.gonutsData``), then the
     bundle. The data goes through JSON.parse, as the single file's does (faster than a literal this size,
     and JSON's meaning exactly)."""
@@ -105,7 +106,7 @@ def site_script(data: dict) -> str:
             + (ASSETS / BUNDLE).read_text(encoding="utf-8"))
 
 
-def _json(data: dict) -> str:
+def _json(data: dict[str, Any]) -> str:
     """The page's data with its catalogues, as compact JSON in which no "<" appears (it may sit in a <script>)."""
     text = json.dumps(dict(data, messages=messages()), separators=(",", ":"), ensure_ascii=False)
     return text.replace("<", "\\u003c")
@@ -114,24 +115,24 @@ def _json(data: dict) -> str:
 LANGUAGES = ("en", "es", "fr", "de")
 
 
-def messages() -> dict:
+def messages() -> dict[str, Any]:
     """The page's message catalogues (``web/messages/LANG.json``: the English text as key, as gettext does), as
     they travel in the page: the keys once, in English's order, and each other language's messages in that
     order (a smaller first paint than four keyed copies); English sends only its plural forms, since every
     other key says itself. The page's ``i18n.js`` (``keyed``) makes them keyed catalogues again."""
     cats = {lang: json.loads((ASSETS / "messages" / f"{lang}.json").read_text(encoding="utf-8")) for lang in LANGUAGES}
     keys = list(cats["en"])
-    out = {"keys": keys, "en": {k: v for k, v in cats["en"].items() if v != k}}
+    out: dict[str, Any] = {"keys": keys, "en": {k: v for k, v in cats["en"].items() if v != k}}
     for lang in LANGUAGES:
         if lang != "en":
             out[lang] = [cats[lang][k] for k in keys]       # tests/site/test_page_words.py: every key in every language
     return out
 
 
-def precision_line(precision: dict) -> str:
+def precision_line(precision: dict[str, float]) -> str:
     """"Numbers as stored: 2 players: exact; 4 players: within 7.6e-6." (in the page's first paint: written
     by JavaScript after it, the line would move the page)."""
-    def one(n, e):
+    def one(n: str, e: float) -> str:
         if not e > 0:
             return f"{n} players: exact"
         mantissa, _, exponent = f"{e:.1e}".partition("e")
@@ -139,7 +140,7 @@ def precision_line(precision: dict) -> str:
     return "Numbers as stored: " + "; ".join(one(n, e) for n, e in precision.items()) + "."
 
 
-def reading_line(data: dict) -> str:
+def reading_line(data: dict[str, Any]) -> str:
     """The Advise tab's first reading in English, as its script says it (page/advice.js readingText, whose words
     are the catalogue's "Rulebook reading: ..." and "Summary reading: ..."), so the first paint is whole: the
     first game's reading, in the order the script lists them."""

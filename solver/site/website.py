@@ -36,11 +36,11 @@ def site(tables: Iterable[PageGame], folder: StrPath, force: bool = False, inlin
     previous, others, _ = _site_files(folder, force)
     files = {}
 
-    def place(key, blob):
+    def place(key: str, blob: bytes) -> dict[str, str]:
         name = f"data/{key}-{zlib.crc32(blob):08x}.bin"
         files[name] = blob
         return {"url": name}
-    def place_file(name, blob):
+    def place_file(name: str, blob: bytes) -> str:
         stem, _, ext = name.rpartition(".")
         address = f"data/{stem}-{zlib.crc32(blob):08x}.{ext}"
         files[address] = blob
@@ -111,7 +111,7 @@ def check_site(folder: StrPath, force: bool = False) -> Path:
 _LEFTOVER = re.compile(r"\..+\.[0-9]+\.tmp")     # files.atomic_write's temporary files
 
 
-def _site_files(folder: Path, force: bool) -> tuple[set, set, set]:
+def _site_files(folder: Path, force: bool) -> tuple[set[str], set[str], set[str]]:
     """(the data files of the site in ``folder``, the other files, what its list holds), refusing other
     files unless ``force``. A temporary file of an interrupted write is not another file: it goes with
     the old site. So are the data files of the version before it, which it kept (``previous``)."""

@@ -26,7 +26,9 @@ from solver.game.rules import Rules
 from solver.store.locate import find_table, table_name
 
 if TYPE_CHECKING:                # annotations only: the engine (numpy) loads when a table is built
+    from solver.engine.resources import Estimate
     from solver.engine.solve import Progress
+    from solver.store.build import BuildReport
 
 
 class TooLong(TableError):
@@ -45,7 +47,7 @@ def build_command(rules: Rules, out: Path | str) -> str:
 
 
 def check_build(rules: Rules, out: Path | str, resume: bool = False, force: bool | None = False,
-                max_seconds: float | None = None) -> Any:
+                max_seconds: float | None = None) -> Estimate:
     """The build's estimate (``resources.Estimate``), or a refusal before any work: a destination that cannot be
     written, a build that will not fit in memory (unless ``force``; ``force=None``: the caller has no --force to
     offer), or with ``max_seconds`` one estimated to take longer (``TooLong``, naming the command that builds it)."""
@@ -145,8 +147,8 @@ class Tables:
             self.build(rules, path, est)
         return read(path, rules)
 
-    def build(self, rules: Rules, out: Path, est: Any = None, quiet: bool = False, resume: bool = False,
-              force: bool | None = False, checkpoint_every: float | None = None) -> Any:
+    def build(self, rules: Rules, out: Path, est: Estimate | None = None, quiet: bool = False, resume: bool = False,
+              force: bool | None = False, checkpoint_every: float | None = None) -> BuildReport:
         """Build one table into ``out`` (checked by ``check_build`` first unless its ``est`` is given), saying the
         estimate and following the build with ``progress`` (or the command line's ``bar``)."""
         from solver.store import build as builder  # deferred for start-up
