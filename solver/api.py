@@ -6,7 +6,7 @@
     >>> a.action, round(a.win_if_roll, 4)
     ('roll', 0.4019)
     >>> solver.Rules.from_options(players=3, target=30, reading="summary").describe()
-    'Go Nuts!, 3 players, target 30, summary preset'
+    'Go Nuts!, 3 players, target 30, summary reading'
 
 ``table`` finds the shipped or cached table, or builds it (with ``progress``), through ``store.library.Tables``,
 the one way to a table; ``solve`` solves a game and returns the solver's report; ``advise`` answers one

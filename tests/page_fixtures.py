@@ -72,18 +72,18 @@ def build(tmp: Path) -> dict:
                 loaded.append(t)
                 values = page_values(*pagevalues.page_game(t))
                 for seed, count in PRACTICE[target]:
-                    drawn.append({"page": name, "players": n, "rules": reading, "seed": seed, "count": count,
+                    drawn.append({"page": name, "players": n, "reading": reading, "seed": seed, "count": count,
                                   "decisions": [p.to_dict(rules) for p in draw(values, seed, count)]})
                 for seed, mode in LUCK:
                     record = literal_game(t, 100 * n + seed, mode)[0]
-                    lucky.append({"page": name, "players": n, "rules": reading, "record": record,
+                    lucky.append({"page": name, "players": n, "reading": reading, "record": record,
                                   "splits": [sp.to_dict() for sp in split(replay(record), values)]})
                 for scores, turn, dice in states(n, target):
                     a = advise(t, scores, turn, dice)
                     W = t.arrays["start_win"]
                     why = explain(rules, t.arrays["nuts_payout"].tolist(),
                                   lambda g, s=scores, W=W: W[s[1:] + (s[0] + g,)].tolist(), scores[0], turn, dice)
-                    cases.append({"page": name, "players": n, "rules": reading, "scores": list(scores), "turn": turn,
+                    cases.append({"page": name, "players": n, "reading": reading, "scores": list(scores), "turn": turn,
                                   "dice": dice, "advise": {**a.to_dict(), "rules": rules.to_dict()}, "explain": why})
         out[name] = pagegames.page_data(loaded)
         # the solver's kernel and worker travel in a page, not in its data's fixture (the core never reads them)
@@ -93,7 +93,7 @@ def build(tmp: Path) -> dict:
         rules = Rules.from_options(reading=reading, players=4, target=50)
         values = page_values(*pagevalues.page_game(pagevalues.shipped_game(4, reading, 50)))
         for seed, count in PRACTICE[50][:2]:
-            drawn.append({"page": "shipped", "players": 4, "rules": reading, "seed": seed, "count": count,
+            drawn.append({"page": "shipped", "players": 4, "reading": reading, "seed": seed, "count": count,
                           "decisions": [p.to_dict(rules) for p in draw(values, seed, count)]})
     out["advice.json"] = {"about": "advise and explain from Python for fixed states; tests/page_fixtures.py "
                                    "writes it", "cases": cases}

@@ -100,7 +100,7 @@ def check(work: Path) -> int:
     for players in (2, 3, 4):
         for reading in ("rulebook", "summary"):
             scores = ",".join(str(10 * k) for k in range(1, players + 1))
-            record.write_text(json.dumps({**RECORD, "rules": reading, "players": players}))
+            record.write_text(json.dumps({**RECORD, "reading": reading, "players": players}))
             for args in (["advise", "--scores", scores, "--rules", reading, "--turn", "7", "--dice", "3", "--json"],
                          ["practice", "--players", players, "--rules", reading, "--count", "3", "--seed", "1",
                           "--json"],

@@ -59,9 +59,10 @@ class GoNutsEnv(gym.Env):
     """One seat against fixed opponents, as a Gymnasium environment (module docstring)."""
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, players: int = 2, target: int = 50, rules: str = "rulebook", game: str = "gonuts",
-                 seat: int = 0, opponents: str | Sequence[str] = "optimal", render_mode: str | None = None) -> None:
-        self.game_rules = make_rules(players, target, rules, game)
+    def __init__(self, players: int = 2, target: int = 50, reading: str | None = None, game: str = "gonuts",
+                 seat: int = 0, opponents: str | Sequence[str] = "optimal", render_mode: str | None = None,
+                 rules: str | None = None) -> None:
+        self.game_rules = make_rules(players, target, reading, game, rules)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be a seat from 0 to {players - 1}, not {seat!r}")
         if render_mode not in (None, "ansi"):

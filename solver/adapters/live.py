@@ -163,13 +163,18 @@ def optimal_values(table: Table) -> Values:
     return Values(table.rules, table.arrays.get("nuts_payout"), lambda seat: sw, stored)
 
 
-def make_rules(players: int = 2, target: int = 50, rules: str = "rulebook", game: str = "gonuts") -> Rules:
-    """Rules from the environments' parameters (``Rules.from_options``), a bad one refused by name as the
+def make_rules(players: int = 2, target: int = 50, reading: str | None = None, game: str = "gonuts",
+               rules: str | None = None) -> Rules:
+    """Rules from the environments' parameters (``Rules.from_options``): ``reading`` is "rulebook" (the default) or
+    "summary", and ``rules`` its older name, still taken (not both). A bad one is refused by name as the
     frameworks expect: a ``ValueError``."""
+    if reading is not None and rules is not None:
+        raise ValueError("give the reading once: reading (or its older name, rules), not both")
+    chosen = reading if reading is not None else rules if rules is not None else "rulebook"
     try:
-        return Rules.from_options(game=game, players=players, target=target, reading=rules)
-    except GonutsError as exc:            # the environments call the reading "rules"
-        raise ValueError(str(exc).replace("reading must be", "rules must be", 1)) from None
+        return Rules.from_options(game=game, players=players, target=target, reading=chosen)
+    except GonutsError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def optimal_table(rules: Rules) -> Table:

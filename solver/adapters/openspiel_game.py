@@ -5,10 +5,10 @@ Laid out like OpenSpiel's ``python/games/kuhn_poker.py``: ``GameType`` and
 probability) lists, ``pyspiel.register_game`` at the bottom.
 
     import pyspiel, solver.adapters.openspiel_game
-    game = pyspiel.load_game("python_gonuts(players=2,target=10,rules=summary)")
+    game = pyspiel.load_game("python_gonuts(players=2,target=10,reading=summary)")
 
-Parameters: ``players`` (2-4), ``target`` (1-200), ``rules`` (``rulebook`` or
-``summary``), ``game`` (``gonuts`` or ``pig``).
+Parameters: ``players`` (2-4), ``target`` (1-200), ``reading`` (``rulebook``, the default, or
+``summary``; ``rules`` is its older name, still taken), ``game`` (``gonuts`` or ``pig``).
 
 * Actions of a player: **0 = stop**, **1 = roll**. A turn opens with a node of
   the player whose only legal action is roll (the first roll is forced); after
@@ -38,7 +38,7 @@ from solver.game.rules import Rules
 from solver.game.turn import turn_model
 
 _MAX_PLAYERS = 4
-# (players, target, rules, game) -> (start sub-state, outcomes per sub-state)
+# (players, target, reading, game) -> (start sub-state, outcomes per sub-state)
 _OUTCOMES: dict[tuple[Any, ...], tuple[int, dict[int, list[tuple[Any, ...]]]]] = {}
 _RULES: dict[tuple[Any, ...], Rules] = {}           # the same key -> its Rules
 _GAME_TYPE = pyspiel.GameType(
@@ -55,7 +55,8 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=False,
-    parameter_specification={"players": 2, "target": 50, "rules": "rulebook", "game": "gonuts"})
+    # reading: "" is the default, rulebook; rules: the reading's older name, "" when not given
+    parameter_specification={"players": 2, "target": 50, "reading": "", "game": "gonuts", "rules": ""})
 
 
 class GoNutsGame(pyspiel.Game):
@@ -67,10 +68,11 @@ class GoNutsGame(pyspiel.Game):
         if unknown:
             raise ValueError(f"python_gonuts: unknown parameter(s) {', '.join(sorted(unknown))}")
         spec = {**_GAME_TYPE.parameter_specification, **params}
-        self.rules = make_rules(spec["players"], spec["target"], spec["rules"], spec["game"])
+        self.rules = make_rules(spec["players"], spec["target"], spec["reading"] or None, spec["game"],
+                                spec["rules"] or None)
         N, G = self.rules.players, self.rules.target
         # States keep this key, not the game: OpenSpiel copies states without their game's attributes.
-        self.key = (N, G, spec["rules"], spec["game"])
+        self.key = (N, G, self.rules.reading_name(), spec["game"])
         if self.key not in _OUTCOMES:
             model = turn_model(self.rules)
             # outcomes[n]: (probability, kind, value, flag); "move" adds value to the turn and goes to

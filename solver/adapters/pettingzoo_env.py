@@ -58,12 +58,12 @@ class raw_env(AECEnv):
     metadata = {"render_modes": ["human", "ansi"], "name": "gonuts_v0", "is_parallelizable": False,
                 "render_fps": 1}
 
-    def __init__(self, players: int = 2, target: int = 50, rules: str = "rulebook", game: str = "gonuts",
-                 render_mode: str | None = None) -> None:
+    def __init__(self, players: int = 2, target: int = 50, reading: str | None = None, game: str = "gonuts",
+                 render_mode: str | None = None, rules: str | None = None) -> None:
         super().__init__()
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
-        self.game_rules = make_rules(players, target, rules, game)
+        self.game_rules = make_rules(players, target, reading, game, rules)
         self.render_mode = render_mode
         table = optimal_table(self.game_rules)
         self._values = optimal_values(table)

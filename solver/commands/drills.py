@@ -39,7 +39,7 @@ def question(seed: int | None, count: int | None, players: int | None, reading: 
         raise UsageError(f"--daily is the same {practice.DAILY_COUNT} decisions for everyone on a date: "
                          f"it takes no {given[0]}")
     day = dt.date.today() if date is None else practice.read_date(date)
-    return (practice.daily_seed(day), practice.DAILY_COUNT, practice.DAILY_PLAYERS, practice.DAILY_RULES, day)
+    return (practice.daily_seed(day), practice.DAILY_COUNT, practice.DAILY_PLAYERS, practice.DAILY_READING, day)
 
 
 def values_for(players: int, reading: str) -> Values:
@@ -56,7 +56,7 @@ def values_for(players: int, reading: str) -> Values:
 def as_json(values: Values, picks: Sequence[practice.Pick], seed: int, day: dt.date | None) -> dict[str, object]:
     """``practice --json``: the draw's decisions with the keys of ``advise --json``."""
     rules = values.rules
-    return {"seed": seed, "count": len(picks), "players": rules.players, "rules": rules.reading_name(),
+    return {"seed": seed, "count": len(picks), "players": rules.players, "reading": rules.reading_name(),
             "daily": None if day is None else day.isoformat(), "close_within_points": 100 * practice.close_for(rules),
             "close_calls": practice.close_count(picks), "decisions": [p.to_dict(rules) for p in picks]}
 

@@ -1,4 +1,4 @@
-"""The game as data: a frozen, validated ``Rules`` value and its named presets.
+"""The game as data: a frozen, validated ``Rules`` value and its two named readings.
 
 Every knob of docs/RULES.md is a field. ``Rules`` is checked when it is built and
 refuses, with a message naming the knob, anything that is not a playable game.
@@ -38,6 +38,14 @@ OPTIONS = ("game", "players", "target", "reading", "faces", "dog", "speed")
 
 @dataclass(frozen=True)
 class Rules:
+    """One game, as data: which game, how many play, the target, the dice's faces, and the three knobs in which the
+    two readings of the printed rules differ (docs/RULES.md). Frozen and checked when made; ``from_options`` is
+    the one way to make it from what a person asks for.
+
+    >>> r = Rules.from_options(players=3, target=30, reading="summary")
+    >>> r.players, r.reading_name(), r.nuts_costs_turn, str(r.acorn_chance)
+    (3, 'summary', False, '1/3')
+    """
     game: str = "gonuts"
     players: int = 2
     target: int = 50
@@ -94,30 +102,37 @@ class Rules:
 
     @property
     def squirrel_chance(self) -> Fraction:
+        """P(squirrel) of a squirrel die, exactly."""
         return Fraction(self.faces[1], sum(self.faces))
 
     @property
     def car_chance(self) -> Fraction:
+        """P(car) of a squirrel die, exactly."""
         return Fraction(self.faces[2], sum(self.faces))
 
     @property
     def dog_chance(self) -> Fraction:
+        """P(dog) of the dog die, exactly (a Go Nuts! round ends when the dog comes home)."""
         return Fraction(self.dog[0], sum(self.dog))
 
     @property
     def p_acorn(self) -> float:
+        """``acorn_chance`` as a float."""
         return self.faces[0] / sum(self.faces)
 
     @property
     def p_squirrel(self) -> float:
+        """``squirrel_chance`` as a float."""
         return self.faces[1] / sum(self.faces)
 
     @property
     def p_car(self) -> float:
+        """``car_chance`` as a float."""
         return self.faces[2] / sum(self.faces)
 
     @property
     def p_dog(self) -> float:
+        """``dog_chance`` as a float."""
         return self.dog[0] / sum(self.dog)
 
     @property
@@ -126,7 +141,14 @@ class Rules:
         return Fraction(repr(self.speed))
 
     def reading_name(self) -> str | None:
-        """The preset these rules equal, if any."""
+        """The reading ("rulebook" or "summary") whose three knobs these rules have, whatever their dice and speed;
+        None for a mix of the two.
+
+        >>> Rules.from_options(reading="summary", faces=(3, 2, 1)).reading_name()
+        'summary'
+        >>> Rules(nuts_costs_turn=False).reading_name() is None
+        True
+        """
         for name in READINGS:
             if _reading(name, players=self.players, target=self.target, faces=self.faces,
                       dog=self.dog, speed=self.speed) == self:
@@ -134,6 +156,12 @@ class Rules:
         return None
 
     def to_dict(self) -> dict[str, Any]:
+        """Every knob, as JSON holds it (a table's meta, ``advise --json``); ``from_dict`` reads it back.
+
+        >>> r = Rules.from_options(players=3)
+        >>> Rules.from_dict(r.to_dict()) == r, r.to_dict()["faces"]
+        (True, [2, 3, 1])
+        """
         d = dataclasses.asdict(self)
         d["faces"] = list(self.faces)
         d["dog"] = list(self.dog)
@@ -146,10 +174,10 @@ class Rules:
 
         Options: ``game`` ("gonuts" or "pig"), ``players`` (2 to 4), ``target`` (at least 1), ``reading``
         ("rulebook" or "summary": which reading of the printed rules), and for Go Nuts! ``faces``, ``dog`` and
-        ``speed`` (the preset's, unless given). An unknown option is refused with the list of known ones.
+        ``speed`` (the reading's, unless given). An unknown option is refused with the list of known ones.
 
         >>> Rules.from_options(players=3, target=30, reading="summary").describe()
-        'Go Nuts!, 3 players, target 30, summary preset'
+        'Go Nuts!, 3 players, target 30, summary reading'
         >>> Rules.from_options(taget=30)
         Traceback (most recent call last):
         ...
@@ -176,6 +204,7 @@ class Rules:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Rules:
+        """The rules ``to_dict`` wrote (a table's meta): an unknown knob is refused by name."""
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = set(d) - known
         if unknown:
@@ -187,10 +216,17 @@ class Rules:
         return cls(**d)
 
     def describe(self) -> str:
+        """The game in words, as the command line says it.
+
+        >>> Rules.from_options(players=2).describe()
+        'Go Nuts!, 2 players, target 50, rulebook reading'
+        >>> Rules.from_options(players=3, speed=2).describe()
+        'Go Nuts!, 3 players, target 50, rulebook reading (speed 2)'
+        """
         if self.game == "pig":
             return f"Pig, {self.players} players, target {self.target}"
         name = self.reading_name()
-        what = f"{name} preset" if name else "custom rules"
+        what = f"{name} reading" if name else "custom rules"
         extras = []
         if self.faces != (2, 3, 1):
             extras.append("faces " + ",".join(map(str, self.faces)))
@@ -212,7 +248,7 @@ def _reading(name: str = "rulebook", **overrides: Any) -> Rules:
         "summary": dict(nuts_costs_turn=False, nuts_all_dice=True, one_die="left"),
     }
     if name not in readings:
-        raise RulesError(f"unknown rules preset {name!r}; choose {' or '.join(READINGS)}")
+        raise RulesError(f"unknown reading {name!r}; choose {' or '.join(READINGS)}")
     return Rules(**{**readings[name], **overrides})
 
 

@@ -4,7 +4,7 @@
 from a table file: the file is checked as ``tables.load`` checks it (contract,
 headers, sizes, checksum), once per file content (``solver.store.checked``), and
 read without numpy, which a user would otherwise wait for at every question.
-The page gives the same answer in ``solver/site/web/src/core/backup.js`` (``advise``).
+Twin in the page: ``solver/site/web/src/core/advise.js``.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import math
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from solver.errors import StateError, TableError
 from solver.files import StrPath
@@ -22,20 +22,7 @@ from solver.store.checked import CheckedTable, open_table
 from solver.store.contract import Archive, contract
 
 if TYPE_CHECKING:                # annotations only: this path stays numpy-free (pyproject's import contracts)
-    from solver.store.tables import TableView
-
-
-class GameShape(Protocol):
-    """What a state is checked against: a table's or the rules' players, target and sub-states."""
-
-    @property
-    def players(self) -> int: ...
-
-    @property
-    def target(self) -> int: ...
-
-    @property
-    def substates(self) -> int: ...
+    from solver.store.tables import GameShape, TableView
 
 
 @dataclass(frozen=True)

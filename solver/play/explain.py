@@ -13,7 +13,7 @@ For the mover at banked score s0 with t turn points and n live dice (h = target 
 
 The decisions are those of ``backup.turn_decisions``: one backward pass over the turn from the
 table's start-of-turn values, as ``advise`` makes for 3 and 4 players.
-The page gives the same why in ``solver/site/web/src/core/backup.js`` (``explain``).
+Twin in the page: ``solver/site/web/src/core/explain.js``.
 """
 from __future__ import annotations
 

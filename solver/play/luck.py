@@ -27,14 +27,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from solver.game.loop import DECIDE, NUTS_ROUND, OVER, ROLL, START, State, new_game, step
 from solver.game.rules import Rules
 from solver.play.backup import Payouts, after_turn, turn_values
 
 if TYPE_CHECKING:                # annotations only: this path stays numpy-free (pyproject's import contracts)
-    from solver.play.record import Replay
     from solver.store.tables import TableView
 
 PARTS = ("luck", "own_decisions", "others_decisions", "banked_turns")
@@ -111,7 +110,17 @@ class Values:
         return self._absolute(roll if best else stop, state.seat)
 
 
-def split(rep: Replay, table: TableView | Values) -> tuple[Split, ...]:
+class Replayed(Protocol):
+    """What ``split`` reads of a replayed record (``record.Replay``): its rules and its trace of events."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def trace(self) -> tuple[tuple[int, Any, str, Any], ...]: ...
+
+
+def split(rep: Replayed, table: TableView | Values) -> tuple[Split, ...]:
     """Every seat's Split of a replayed record (``record.replay``), valued from ``table`` (or ``Values``)."""
     rules = rep.rules
     N = rules.players

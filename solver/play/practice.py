@@ -40,7 +40,7 @@ MAX_GAMES = 500
 FILL_AFTER = 100      # after this many games, a decision of either kind fills the other kind's places (a small
                       # game may have few close calls)
 MAX_COUNT = 100
-DAILY_COUNT, DAILY_PLAYERS, DAILY_RULES = 10, 2, "rulebook"
+DAILY_COUNT, DAILY_PLAYERS, DAILY_READING = 10, 2, "rulebook"
 def page_values(rules: Rules, start_win: Any, payouts: Payouts) -> Values:
     """The values the page plays and advises with: its start-of-turn values, the backup's own choice."""
     return Values(rules, start_win, payouts)
@@ -80,7 +80,7 @@ def constants() -> dict[str, object]:
     return {"close": CLOSE, "close_round_adds": CLOSE_ROUND_ADDS, "skip": SKIP, "p_close": P_CLOSE, "p_clear": P_CLEAR,
             "tie": TIE, "max_games": MAX_GAMES,
             "fill_after": FILL_AFTER, "max_count": MAX_COUNT,
-            "daily": {"count": DAILY_COUNT, "players": DAILY_PLAYERS, "rules": DAILY_RULES}}
+            "daily": {"count": DAILY_COUNT, "players": DAILY_PLAYERS, "reading": DAILY_READING}}
 
 
 def check_count(count: int) -> int:

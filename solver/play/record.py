@@ -3,11 +3,13 @@
 A record (format ``gonuts-game``, version 1; documented in the README) is the
 game's configuration and the list of what happened, in order::
 
-    {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2,
+    {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2,
      "target": 50, "you": 0, "mode": "play", "seed": 42,
      "events": [{"seat": 0, "roll": [2, 2, 1]}, {"seat": 0, "choice": "roll"}, ...]}
 
-Seats are numbered in turn order, seat 0 moves first; ``you`` is the seat of
+``reading`` is which reading of the rules the game was played by (records written before it had
+that name call it ``rules``: both are read, never both at once). Seats are numbered in turn order, seat 0
+moves first; ``you`` is the seat of
 the person whose decisions are reviewed. Events:
 
 * ``{"seat": k, "roll": [acorns, squirrels, cars]}``: a roll of the live dice.
@@ -182,6 +184,14 @@ def nesting(text: str) -> int:
     return deepest
 
 
+def reading_of(record: dict[str, Any]) -> object:
+    """The record's reading: ``"reading"``, or in a record written before it had that name, ``"rules"``; a record
+    with both is refused (which would it be?)."""
+    if "reading" in record and "rules" in record:
+        raise RecordError('a game record names its reading once: "reading" (older records: "rules"), not both')
+    return record.get("reading", record.get("rules"))
+
+
 def rules_of(record: dict[str, Any]) -> tuple[Rules, int]:
     """Check the record's header; returns its rules and the reviewed seat."""
     if not isinstance(record, dict):
@@ -190,9 +200,9 @@ def rules_of(record: dict[str, Any]) -> tuple[Rules, int]:
         raise RecordError(f"not a game record: \"format\" must be \"{FORMAT}\"")
     if not (is_whole(record.get("version")) and as_whole(record["version"]) == VERSION):
         raise RecordError(f"unknown record version {show(record.get('version'))} (this version reads {VERSION})")
-    reading = record.get("rules")
+    reading = reading_of(record)
     if reading not in READINGS:
-        raise RecordError(f"\"rules\" must be one of {', '.join(READINGS)}, not {show(reading)}")
+        raise RecordError(f"\"reading\" must be one of {', '.join(READINGS)}, not {show(reading)}")
     players = record.get("players")
     if not is_whole(players) or not 2 <= as_whole(players) <= 4:
         raise RecordError(f"\"players\" must be 2, 3 or 4, not {show(players)}")
@@ -292,7 +302,7 @@ class Review:
     def to_dict(self) -> dict[str, object]:
         """The review as ``review --json`` prints it."""
         r = self.replay
-        return {"rules": r.rules.reading_name(), "players": r.rules.players, "target": r.rules.target,
+        return {"reading": r.rules.reading_name(), "players": r.rules.players, "target": r.rules.target,
                 "you": r.you, "seat": self.seat, "scores": list(r.scores), "winner": r.winner, "events": r.events,
                 "decisions": [d.to_dict() for d in self.decisions],
                 "total_loss_points": self.total_loss_points,

@@ -107,7 +107,11 @@ class Tables:
         return self.cache
 
     def find(self, rules: Rules) -> Path | None:
-        """The shipped or cached table of these rules, if there is one (nothing is built)."""
+        """The shipped or cached table of these rules, if there is one (nothing is built).
+
+        >>> Tables().find(Rules.from_options(players=2)).name
+        'gonuts-2p-t50-rulebook.npz'
+        """
         if self.cache is not None:
             path = self.cache / table_name(rules)
             if path.is_file():

@@ -84,14 +84,9 @@ class Table:
         return unpack_roll(self.arrays["roll_bits"], self.target, self.substates)
 
 
-class TableView(Protocol):
-    """What a question (``play.advise``, ``play.luck``, ``review``) reads of a table: a ``Table``, or the page's
-    values standing in for one (``site.pagetable.PageTable``)."""
-    @property
-    def rules(self) -> Rules: ...
-
-    @property
-    def arrays(self) -> dict[str, np.ndarray]: ...
+class GameShape(Protocol):
+    """What a state is checked against (``play.advise.check_state``): the players, the target and the turn's
+    sub-states, of a table or of the rules themselves."""
 
     @property
     def players(self) -> int: ...
@@ -101,6 +96,17 @@ class TableView(Protocol):
 
     @property
     def substates(self) -> int: ...
+
+
+class TableView(GameShape, Protocol):
+    """What a question (``play.advise``, ``play.luck``, ``review``) reads of a table: a ``Table``, or the page's
+    values standing in for one (``site.pagetable.PageTable``)."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def arrays(self) -> dict[str, np.ndarray]: ...
 
     def roll_at(self, scores: Sequence[int], t: int, n: int) -> bool: ...
 
@@ -155,7 +161,7 @@ def save(path: StrPath, rules: Rules, arrays: dict[str, np.ndarray], solver_meta
     meta = {
         "format": FORMAT, "schema": SCHEMA, "package_version": __version__,
         "game": rules.game, "players": rules.players, "target": rules.target,
-        "substates": substates, "rules": rules.to_dict(), "preset": rules.reading_name(),
+        "substates": substates, "rules": rules.to_dict(), "reading": rules.reading_name(),
         "solver": solver_meta,
         **rules.to_dict(),
         **{k: solver_meta.get(k) for k in SOLVER_KEYS},

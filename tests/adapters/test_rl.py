@@ -28,7 +28,7 @@ def _cache(tmp_path_factory, monkeypatch):
 
 # -- PettingZoo ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kwargs", [{}, {"players": 3, "target": 20, "rules": "summary"},
+@pytest.mark.parametrize("kwargs", [{}, {"players": 3, "target": 20, "reading": "summary"},
                                     {"players": 4, "target": 8, "game": "pig"}])
 @pytest.mark.slow
 def test_pettingzoo_api_and_seed_tests(kwargs):
@@ -90,7 +90,8 @@ def test_pettingzoo_info_is_the_table_and_regret_is_measured():
 
 
 def test_pettingzoo_refuses_bad_parameters_and_actions():
-    for bad, name in (({"players": 5}, "players"), ({"rules": "house"}, "rules"), ({"target": 0}, "target"),
+    for bad, name in (({"players": 5}, "players"), ({"reading": "house"}, "reading"), ({"target": 0}, "target"),
+                      ({"reading": "summary", "rules": "summary"}, "reading once"),
                       ({"game": "chess"}, "game")):
         with pytest.raises(ValueError, match=name):
             pettingzoo_env.env(**bad)
@@ -117,7 +118,7 @@ def test_pettingzoo_terminal_rewards_are_zero_sum():
 
 # -- Gymnasium ----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kwargs", [{}, {"players": 3, "target": 20, "rules": "summary", "seat": 1,
+@pytest.mark.parametrize("kwargs", [{}, {"players": 3, "target": 20, "reading": "summary", "seat": 1,
                                          "opponents": "optimal,hold:8"}, {"game": "pig", "target": 30}])
 @pytest.mark.slow
 def test_gymnasium_check_env(kwargs):
@@ -198,7 +199,7 @@ def _openspiel_values(game):
                                              ("summary", 8)])
 @pytest.mark.slow
 def test_openspiel_value_iteration_reproduces_our_tables(reading, target):
-    game = pyspiel.load_game(f"python_gonuts(players=2,target={target},rules={reading})")
+    game = pyspiel.load_game(f"python_gonuts(players=2,target={target},reading={reading})")
     values = _openspiel_values(game)
     res = solve(turn_model(Rules.from_options(reading=reading, target=target)), 2, target)
     checked = 0
@@ -215,7 +216,7 @@ def test_openspiel_value_iteration_reproduces_our_tables(reading, target):
     assert checked > 100
 
 
-@pytest.mark.parametrize("params", ["players=2,target=30", "players=3,target=20,rules=summary",
+@pytest.mark.parametrize("params", ["players=2,target=30", "players=3,target=20,reading=summary",
                                     "players=4,target=12", "players=2,target=40,game=pig"])
 def test_openspiel_random_simulation_checks(params):
     pyspiel.random_sim_test(pyspiel.load_game(f"python_gonuts({params})"), num_sims=30, serialize=False,
@@ -239,9 +240,19 @@ def test_openspiel_chance_nodes_are_exact_distributions():
 
 
 def test_openspiel_refuses_bad_parameters():
-    for bad, name in (("players=5", "players"), ("rules=house", "rules"), ("colour=3", "colour")):
+    for bad, name in (("players=5", "players"), ("reading=house", "reading"), ("colour=3", "colour"),
+                      ("reading=summary,rules=summary", "reading once")):
         with pytest.raises(Exception, match=name):
             pyspiel.load_game(f"python_gonuts({bad})")
+
+
+def test_the_older_name_of_the_reading_still_makes_the_same_game():
+    """Code written when the reading was called ``rules`` keeps working in every framework."""
+    summary = Rules.from_options(reading="summary", players=3, target=20)
+    assert pettingzoo_env.raw_env(players=3, target=20, rules="summary").game_rules == summary
+    assert gymnasium_env.GoNutsEnv(players=3, target=20, rules="summary").game_rules == summary
+    old, new = (pyspiel.load_game(f"python_gonuts(players=3,target=20,{p}=summary)") for p in ("rules", "reading"))
+    assert old.rules == new.rules == summary
 
 
 @pytest.mark.slow

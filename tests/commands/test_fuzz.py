@@ -109,11 +109,11 @@ def test_advise_options_against_a_table_never_crash(opts):
                        st.tuples(*[st.integers(-1, 3)] * 3)),
        dog=st.one_of(st.tuples(st.integers(1, 2), st.integers(0, 4)), st.tuples(st.integers(-1, 2), st.integers(-1, 4))),
        speed=st.one_of(st.floats(0.1, 3.5), st.floats(-1, 3.5)),
-       preset=st.sampled_from(["rulebook", "summary"]))
-def test_rules_are_refused_or_solve_to_valid_tables(players, target, faces, dog, speed, preset, tmp_path_factory):
+       reading=st.sampled_from(["rulebook", "summary"]))
+def test_rules_are_refused_or_solve_to_valid_tables(players, target, faces, dog, speed, reading, tmp_path_factory):
     out = tmp_path_factory.mktemp("b") / "t.npz"
     argv = ["build", "--players", str(players), "--target", str(target), "--faces", ",".join(map(str, faces)),
-            "--dog", ",".join(map(str, dog)), "--speed", repr(speed), "--rules", preset, "--out", str(out), "--json"]
+            "--dog", ",".join(map(str, dog)), "--speed", repr(speed), "--rules", reading, "--out", str(out), "--json"]
     code, stdout, err = call(argv)
     event("accepted" if code == 0 else "refused")
     if code != 0:

@@ -66,7 +66,7 @@ def test_a_terminal_that_cannot_encode_the_share_line_gets_ascii():
 
 
 def test_names_from_a_record_never_reach_the_terminal_raw(tmp_path):
-    record = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "you": 0, "mode": "table",
+    record = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "you": 0, "mode": "table",
               "names": ["\x1b[2JAnn\r", "\x1b]0;owned\x07Bo\u202e"],
               "events": [{"seat": 0, "roll": [2, 2, 1]}, {"seat": 0, "choice": "stop"}]}
     path = tmp_path / "game.json"
@@ -101,7 +101,7 @@ def _history(tmp_path, games):
 def test_a_historys_builds_are_limited_as_a_whole_before_any_build(tmp_path):
     """Six 2-player games to targets 150 to 155: each table is quick (about 4 s), the six are not (about 25 s):
     refused before any is built."""
-    games = [{"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "target": t, "you": 0,
+    games = [{"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "target": t, "you": 0,
               "events": []} for t in range(150, 156)]
     cache = tmp_path / "cache"
     p = sh(f"$CLI review {_history(tmp_path, games)}", env={"GONUTS_SOLVE_CACHE": str(cache)})
@@ -111,7 +111,7 @@ def test_a_historys_builds_are_limited_as_a_whole_before_any_build(tmp_path):
 
 
 def test_every_refusal_of_a_history_names_its_game(tmp_path):
-    two = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "you": 0, "events": []}
+    two = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "you": 0, "events": []}
     three = {**two, "players": 3}
     p = sh(f"$CLI review {_history(tmp_path, [three, two])} --seat 3")
     assert p.returncode == 2 and p.stderr.strip() == (

@@ -74,7 +74,7 @@ def _no_compiler(tmp_path):
     return env
 
 
-FOUR_PLAYER_RECORD = {"format": "gonuts-game", "version": 1, "rules": "summary", "players": 4, "you": 2,
+FOUR_PLAYER_RECORD = {"format": "gonuts-game", "version": 1, "reading": "summary", "players": 4, "you": 2,
                       "events": [{"seat": 0, "roll": [2, 2, 1]}, {"seat": 0, "choice": "stop"},
                                  {"seat": 1, "roll": [0, 0, 5]}, {"seat": 2, "roll": [3, 1, 1]},
                                  {"seat": 2, "choice": "roll"}, {"seat": 2, "roll": [2, 1, 1]},
@@ -86,7 +86,7 @@ def test_without_a_c_compiler_the_shipped_tables_still_answer(tmp_path):
     env = _no_compiler(tmp_path)
     shipped = ROOT / "tables" / "gonuts-2p-t50-rulebook.npz"
     record = tmp_path / "game.json"
-    record.write_text(json.dumps({"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2,
+    record.write_text(json.dumps({"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2,
                                   "you": 0, "events": [{"seat": 0, "roll": [2, 2, 1]}, {"seat": 0, "choice": "stop"}]}))
     for args in (["advise", "--scores", "23,31", "--turn", "7", "--dice", "3"], ["advise", "--scores", "1,2,3"],
                  ["info", str(shipped)], ["verify", str(shipped)], ["fair"], ["review", str(record)]):
@@ -126,7 +126,7 @@ def test_without_a_c_compiler_every_game_of_the_default_page_answers(tmp_path):
             p = _run(["practice", "--players", str(players), "--rules", reading, "--count", "4", "--seed", "7",
                       "--json"], env)
             assert p.returncode == 0 and len(json.loads(p.stdout)["decisions"]) == 4, p.stderr
-            game = {**FOUR_PLAYER_RECORD, "rules": reading, "players": players, "you": 0,
+            game = {**FOUR_PLAYER_RECORD, "reading": reading, "players": players, "you": 0,
                     "events": FOUR_PLAYER_RECORD["events"][:2]}
             record.write_text(json.dumps(game))
             p = _run(["review", str(record), "--json"], env)
@@ -138,7 +138,7 @@ def test_without_a_c_compiler_every_game_of_the_default_page_answers(tmp_path):
 
 def test_review_takes_a_table_and_refuses_one_of_other_rules(tmp_path):
     record = tmp_path / "game.json"
-    record.write_text(json.dumps({**FOUR_PLAYER_RECORD, "rules": "rulebook", "players": 2, "you": 0,
+    record.write_text(json.dumps({**FOUR_PLAYER_RECORD, "reading": "rulebook", "players": 2, "you": 0,
                                   "events": FOUR_PLAYER_RECORD["events"][:2]}))
     shipped = ROOT / "tables" / "gonuts-2p-t50-rulebook.npz"
     plain = _run(["review", str(record), "--json"], os.environ)
@@ -146,7 +146,7 @@ def test_review_takes_a_table_and_refuses_one_of_other_rules(tmp_path):
     assert plain.returncode == given.returncode == 0 and json.loads(plain.stdout) == json.loads(given.stdout)
     other = _run(["review", str(record), "--table", str(ROOT / "tables" / "gonuts-3p-t50-rulebook.npz")], os.environ)
     assert other.returncode == 1 and other.stderr.strip().splitlines()[-1].startswith(
-        "gonuts-solve: error: the record is for Go Nuts!, 2 players, target 50, rulebook preset, the table ")
+        "gonuts-solve: error: the record is for Go Nuts!, 2 players, target 50, rulebook reading, the table ")
 
 
 @pytest.mark.slow

@@ -4,7 +4,7 @@ from solver.errors import RulesError
 from solver.game.rules import Rules
 
 
-def test_presets_follow_the_readings_table():
+def test_the_readings_follow_the_readings_table():
     rb, su = Rules.from_options(reading="rulebook"), Rules.from_options(reading="summary")
     assert (rb.nuts_costs_turn, rb.nuts_all_dice, rb.one_die) == (True, False, "rolled")
     assert (su.nuts_costs_turn, su.nuts_all_dice, su.one_die) == (False, True, "left")

@@ -37,9 +37,9 @@ test("window.gonuts.policy: the normalized name, or the CLI's message, or why on
   for (const c of fixture("policies.json").cases) {
     if ((c.target || 50) !== 50 || (c.dice || 5) !== 5) continue;
     const want = c.error !== undefined ? c.error : (c.page_error !== undefined ? c.page_error : null);
-    const got = refusal(() => core.policyName(c.spec, { players: 2, rules: "rulebook" }));
+    const got = refusal(() => core.policyName(c.spec, { players: 2, reading: "rulebook" }));
     assert.equal(got, want, `spec ${JSON.stringify(c.spec)}`);
-    if (want === null) assert.equal(core.policyName(c.spec, { players: 2, rules: "rulebook" }), c.name);
+    if (want === null) assert.equal(core.policyName(c.spec, { players: 2, reading: "rulebook" }), c.name);
   }
 });
 
@@ -83,7 +83,7 @@ test("record files are read or refused as the fixture says", () => {
 });
 
 test("odd values (BigInt, cyclic objects, symbols) are refused with GonutsInputError, never a raw TypeError", () => {
-  const record = () => ({ format: "gonuts-game", version: 1, rules: "rulebook", players: 2, you: 0, events: [] });
+  const record = () => ({ format: "gonuts-game", version: 1, reading: "rulebook", players: 2, you: 0, events: [] });
   const cyclic = record(); const ev = { seat: 0 }; ev.roll = ev; cyclic.events.push(ev);
   const cyclicHeader = record(); cyclicHeader.version = cyclicHeader;
   const cases = [
@@ -101,8 +101,8 @@ test("advise and explain give Python's numbers for every fixed state, within the
   for (const c of fixture("advice.json").cases) {
     if (!cores[c.page]) cores[c.page] = GonutsCore(fixture(c.page));
     const here = cores[c.page];
-    const g = await here.load(c.players, c.rules);
-    const tol = g.precision + 1e-12, what = `${c.players}-${c.rules} ${JSON.stringify([c.scores, c.turn, c.dice])}`;
+    const g = await here.load(c.players, c.reading);
+    const tol = g.precision + 1e-12, what = `${c.players}-${c.reading} ${JSON.stringify([c.scores, c.turn, c.dice])}`;
     const near = (got, want, label) => {
       if (want === null || typeof want !== "object") {
         if (typeof want === "number") assert.ok(Math.abs(got - want) <= tol, `${what} ${label}: ${got} vs ${want}`);
@@ -113,7 +113,7 @@ test("advise and explain give Python's numbers for every fixed state, within the
                    Array.isArray(want) ? want.length : Object.keys(want).length, `${what} ${label}: size`);
       for (const k of Object.keys(want)) near(got[k], want[k], `${label}.${k}`);
     };
-    const q = { scores: c.scores, turn: c.turn, dice: c.dice, rules: c.rules };
+    const q = { scores: c.scores, turn: c.turn, dice: c.dice, reading: c.reading };
     const a = here.advise(q);
     near(a, c.advise, "advise");
     if (Math.abs(c.advise.win_if_roll - c.advise.win_if_stop) > 2 * tol) assert.equal(a.action, c.advise.action, what);
@@ -130,7 +130,7 @@ test("window.gonuts reads a query once and refuses holes in sparse lists", () =>
   assert.strictEqual(reads, 1);
   assert.deepStrictEqual(a.scores, [23, 31]);
   assert.throws(() => core.advise({ scores: [23, , 31], turn: 7, dice: 3 }), /a hole at place 2/);   // eslint-disable-line no-sparse-arrays
-  const record = { format: "gonuts-game", version: 1, rules: "rulebook", players: 2, you: 0,
+  const record = { format: "gonuts-game", version: 1, reading: "rulebook", players: 2, you: 0,
                    events: [{ seat: 0, roll: [2, 2, 1] }, , { seat: 0, choice: "stop" }] };   // eslint-disable-line no-sparse-arrays
   assert.throws(() => core.replay(record), /event 1: must be an object, not a hole in the list/);
 });

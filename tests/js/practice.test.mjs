@@ -45,8 +45,8 @@ test("the practice draw is Python's, decision for decision, for every game and s
   const cases = fixture("practice.json").cases;
   assert.ok(cases.length >= 20);
   for (const c of cases) {
-    const { core, g } = await coreFor(c.page, c.players, c.rules);
-    const got = core.practiceIn(g, c.seed, c.count), what = `${c.players}-${c.rules} seed ${c.seed}`;
+    const { core, g } = await coreFor(c.page, c.players, c.reading);
+    const got = core.practiceIn(g, c.seed, c.count), what = `${c.players}-${c.reading} seed ${c.seed}`;
     assert.deepEqual(got.map((d) => [d.scores, d.turn, d.dice, d.action, d.close]),
                      c.decisions.map((d) => [d.scores, d.turn, d.dice, d.action, d.close]), what);
     near(got, c.decisions, 1e-12, what);
@@ -59,9 +59,11 @@ test("window.gonuts.practice checks its question and the daily seed is the date"
   assert.equal(refusal({ seed: -1 }), "seed must be a whole number from 0 to 4294967295, not -1");
   assert.equal(refusal({ seed: 1, count: 0 }), "count must be from 1 to 100, not 0");
   assert.equal(refusal({ seed: 1, players: 5 }), "players must be 2, 3 or 4, not 5");
-  assert.equal(refusal({ seed: 1, rules: "house" }), 'rules must be "rulebook" or "summary", not "house"');
+  assert.equal(refusal({ seed: 1, reading: "house" }), 'reading must be "rulebook" or "summary", not "house"');
+  assert.equal(refusal({ seed: 1, rules: "house" }), 'reading must be "rulebook" or "summary", not "house"');   // its older name
+  assert.equal(refusal({ seed: 1, reading: "summary", rules: "summary" }), "give the reading once: reading (or its older name, rules), not both");
   assert.equal(core.dailySeed(2026, 12, 1), 20261201);
-  const daily = fixture("practice.json").cases.find((c) => c.seed === 20261201 && c.players === 2 && c.rules === "rulebook");
+  const daily = fixture("practice.json").cases.find((c) => c.seed === 20261201 && c.players === 2 && c.reading === "rulebook");
   assert.deepEqual(core.practice({ seed: 20261201, count: 10 }).map((d) => d.scores), daily.decisions.map((d) => d.scores));
 });
 
@@ -69,8 +71,8 @@ test("the luck split of every seeded record is Python's within 1e-9, and adds up
   const cases = fixture("luck.json").cases;
   assert.ok(cases.length >= 8);
   for (const c of cases) {
-    const { core } = await coreFor(c.page, c.players, c.rules);
-    const got = core.luck(c.record), what = `${c.players}-${c.rules} ${c.record.mode}`;
+    const { core } = await coreFor(c.page, c.players, c.reading);
+    const got = core.luck(c.record), what = `${c.players}-${c.reading} ${c.record.mode}`;
     near(got, c.splits, 1e-9, what);
     for (const s of got) {
       const sum = s.luck + s.own_decisions + s.others_decisions + s.banked_turns;

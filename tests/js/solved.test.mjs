@@ -36,7 +36,7 @@ test("games the page solves at target 12 give Python's advise and explain", asyn
     }
   }
   for (const c of cases) {
-    const q = { scores: c.scores, turn: c.turn, dice: c.dice, rules: c.rules, target: 12 };
+    const q = { scores: c.scores, turn: c.turn, dice: c.dice, reading: c.reading, target: 12 };
     const a = core.advise(q), why = core.explain(q);
     assert.equal(a.action, c.advise.action, JSON.stringify(q));
     for (const key of ["win_if_roll", "win_if_stop"]) {
@@ -58,7 +58,7 @@ test("a game the page does not solve is refused with the range it solves", () =>
 
 test("a record's Go Nuts! speed is read, and refused in Python's words", () => {
   const core = makeCore(data);
-  const r = { format: "gonuts-game", version: 1, rules: "rulebook", players: 2, target: 20, you: 0, events: [] };
+  const r = { format: "gonuts-game", version: 1, reading: "rulebook", players: 2, target: 20, you: 0, events: [] };
   assert.equal(core.replayState({ ...r, speed: 2 }).phase, "start");
   for (const bad of ["2", 0, -1, 101, true, null]) {
     assert.throws(() => core.replayState({ ...r, speed: bad }),

@@ -12,8 +12,8 @@ import { shortNames } from "../../solver/site/web/src/page/names.js";
 
 const __dirname = path.dirname(fileURLToPath(import.meta.url));
 const core = makeCore(JSON.parse(fs.readFileSync(path.join(__dirname, "..", "fixtures", "page-t50.json"), "utf8")));
-/** @param {string} rules @param {object[]} events */
-const record = (rules, events) => ({ format: "gonuts-game", version: 1, rules, players: 2, target: 50, you: 0, mode: "table", events });
+/** @param {string} reading @param {object[]} events */
+const record = (reading, events) => ({ format: "gonuts-game", version: 1, reading, players: 2, target: 50, you: 0, mode: "table", events });
 
 test("all cars, with and without turn points, is noted with the points lost", () => {
   const notes = core.notes(record("rulebook", [

@@ -33,7 +33,7 @@ def test_the_page_writes_no_refusal_again_and_reads_them_as_data():
 
 
 def test_each_refusal_reaches_the_record_s_reader_with_its_event():
-    base = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "target": 50, "you": 0,
+    base = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "target": 50, "you": 0,
             "mode": "coach"}
     cases = [([5], "event 0: " + refusal("not_object", value="5")),
              ([{"seat": 0}], "event 0: " + refusal("fields", got="seat")),

@@ -157,7 +157,7 @@ def literal_game(table, seed, mode):
         if scores[seat] >= G:
             break
         seat = (seat + 1) % N
-    record = {"format": "gonuts-game", "version": 1, "rules": rules.reading_name(), "players": N, "target": G,
+    record = {"format": "gonuts-game", "version": 1, "reading": rules.reading_name(), "players": N, "target": G,
               "you": 0, "mode": mode, "events": events}
     return record, first, before, parts, counts
 
@@ -207,7 +207,7 @@ def test_chance_has_expectation_zero_at_the_start_of_a_turn(rulebook2):
 
 
 def test_a_game_without_events_has_nothing_to_split(rulebook2):
-    rv = review({"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "you": 1,
+    rv = review({"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "you": 1,
                  "events": []}, rulebook2)
     sp = rv.split
     assert sp.start == sp.end == pytest.approx(float(rulebook2.arrays["start_win"][0, 0, 1]))

@@ -44,7 +44,7 @@ def test_every_drawn_decision_is_advises_answer(players, reading, seed):
     p = cli("practice", "--seed", seed, "--count", 12, "--players", players, "--rules", reading, "--json")
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
-    assert (out["seed"], out["count"], out["players"], out["rules"], out["daily"]) == (seed, 12, players, reading, None)
+    assert (out["seed"], out["count"], out["players"], out["reading"], out["daily"]) == (seed, 12, players, reading, None)
     check_promises(out["decisions"], 12, reading=reading)
     close = sum(d["close"] for d in out["decisions"])
     assert close == 6 == out["close_calls"]                             # half close calls, half clear

@@ -20,8 +20,8 @@ from literal import live_after, throw  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def record(events, rules="rulebook", players=2, you=0, **extra):
-    return {"format": "gonuts-game", "version": 1, "rules": rules, "players": players, "target": 50,
+def record(events, reading="rulebook", players=2, you=0, **extra):
+    return {"format": "gonuts-game", "version": 1, "reading": reading, "players": players, "target": 50,
             "you": you, "mode": "coach", "events": events, **extra}
 
 
@@ -47,7 +47,7 @@ def test_all_cars_lose_the_turn():
 def test_go_nuts_round_replaces_or_adds_to_the_turn(reading, gain):
     # 3 acorns and 2 cars leave 3 live dice; then all three show squirrels: Go Nuts!
     r = replay(record([ev(0, roll=[3, 0, 2]), ev(0, choice="roll"), ev(0, roll=[0, 3, 0]), ev(0, nuts=6)],
-                      rules=reading))
+                      reading=reading))
     assert r.scores == (gain, 0)
 
 
@@ -56,7 +56,7 @@ def test_one_die_rule_under_each_reading(reading):
     # Two live dice show an acorn and a car: one die is left and it shows an acorn. Only the
     # summary reading brings all five back; the rulebook's needs a single die rolled.
     r = replay(record([ev(0, roll=[1, 2, 2]), ev(0, choice="roll"), ev(0, roll=[1, 1, 1]), ev(0, choice="roll"),
-                       ev(0, roll=[1, 0, 1]), ev(0, choice="stop")], rules=reading))
+                       ev(0, roll=[1, 0, 1]), ev(0, choice="stop")], reading=reading))
     assert r.decisions[-1].dice == (N_DICE if reading == "summary" else 1)
 
 
@@ -123,7 +123,7 @@ def test_replay_agrees_with_a_literal_game(seed):
     reading = ("rulebook", "summary")[seed % 2]
     players = 2 + seed % 3 if seed % 3 < 2 else 4
     events, scores, winner = _literal_game(seed, reading, players)
-    r = replay(record(events, rules=reading, players=players, you=seed % players))
+    r = replay(record(events, reading=reading, players=players, you=seed % players))
     assert r.scores == scores and r.winner == winner
 
 
@@ -151,7 +151,7 @@ def test_inconsistent_records_are_refused_naming_the_event(events, message):
 @pytest.mark.parametrize("change, message", [
     ({"format": "x"}, "not a game record"),
     ({"version": 2}, "unknown record version 2"),
-    ({"rules": "house"}, "\"rules\" must be one of rulebook, summary"),
+    ({"reading": "house"}, "\"reading\" must be one of rulebook, summary"),
     ({"players": 5}, "\"players\" must be 2, 3 or 4"),
     ({"you": 2}, "\"you\" must be a seat from 0 to 1"),
     ({"events": {}}, "\"events\" must be a list"),
@@ -189,7 +189,7 @@ def test_review_losses_equal_the_bellman_difference(rulebook2):
 
 def test_review_refuses_a_table_for_other_rules(rulebook2):
     with pytest.raises(RecordError, match="the record is for"):
-        review(record([], rules="summary"), rulebook2)
+        review(record([], reading="summary"), rulebook2)
 
 
 # -- the command ---------------------------------------------------------------------------------------
@@ -245,7 +245,7 @@ def test_review_of_a_table_game_by_seat(tmp_path):
     import subprocess
     import sys
     root = Path(__file__).resolve().parent.parent.parent
-    record = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "you": 0, "mode": "table",
+    record = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "you": 0, "mode": "table",
               "names": ["Ana", "Ben"], "hints": [True, True],
               "events": [{"seat": 0, "roll": [2, 2, 1]}, {"seat": 0, "choice": "roll"}, {"seat": 0, "roll": [1, 1, 2]},
                          {"seat": 0, "choice": "stop"}, {"seat": 1, "banked": 5}, {"seat": 0, "banked": 4}]}
@@ -272,7 +272,7 @@ def test_hostile_record_files_are_one_line_and_never_an_internal_error(tmp_path)
     import subprocess
     import sys
     root = Path(__file__).resolve().parent.parent.parent
-    base = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "you": 0, "events": []}
+    base = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "you": 0, "events": []}
     deep = tmp_path / "deep.json"
     deep.write_text(json.dumps(base)[:-1] + ', "seed": ' + "[" * 100_000 + "]" * 100_000 + "}")
     long = tmp_path / "long.json"
@@ -297,7 +297,7 @@ def test_review_counts_entries_from_1_as_the_pages_log_does(tmp_path):
     import subprocess
     import sys
     from pathlib import Path
-    record = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "target": 50, "you": 0,
+    record = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "target": 50, "you": 0,
               "mode": "table", "names": ["Ann", "Bo"], "hints": [True, True],
               "events": [{"seat": 0, "roll": [0, 0, 5]}, {"seat": 1, "roll": [4, 0, 1]}, {"seat": 1, "choice": "stop"}]}
     path = tmp_path / "g.json"

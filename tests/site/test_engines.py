@@ -59,7 +59,7 @@ def made(tmp_path_factory):
     cli("web", "--players", "2", "--rules", "rulebook", "--site", folder / "site")
     cases = []
     for scores, turn, dice in STATES:
-        query = {"scores": list(scores), "turn": turn, "dice": dice, "rules": "rulebook"}
+        query = {"scores": list(scores), "turn": turn, "dice": dice, "reading": "rulebook"}
         if len(scores) < 4:
             want = json.loads(cli("advise", "--scores", ",".join(map(str, scores)), "--turn", turn, "--dice", dice,
                                   "--json"))
@@ -67,7 +67,7 @@ def made(tmp_path_factory):
             want = shipped_advice(scores, turn, dice)
         cases.append({"query": query, "want": want, "tol": 1e-12})
     for scores, turn, dice, reading in SOLVED:
-        query = {"scores": list(scores), "turn": turn, "dice": dice, "rules": reading, "target": 30}
+        query = {"scores": list(scores), "turn": turn, "dice": dice, "reading": reading, "target": 30}
         want = json.loads(cli("advise", "--scores", ",".join(map(str, scores)), "--turn", turn, "--dice", dice,
                               "--rules", reading, "--target", 30, "--json"))
         cases.append({"query": query, "want": want, "tol": 1e-12})
@@ -79,7 +79,7 @@ def made(tmp_path_factory):
     record = literal_game(tables.load(ROOT / "tables" / "gonuts-2p-t50-rulebook.npz"), 5, "table")[0]
     (folder / "game.json").write_text(json.dumps(record))
     (folder / "practice.json").write_text(json.dumps({
-        "practice": {"query": {"seed": 5, "count": 6, "players": 3, "rules": "rulebook"},
+        "practice": {"query": {"seed": 5, "count": 6, "players": 3, "reading": "rulebook"},
                      "want": json.loads(cli("practice", "--seed", 5, "--count", 6, "--players", 3, "--json"))["decisions"]},
         "luck": {"record": record, "want": json.loads(cli("review", folder / "game.json", "--all-seats", "--json"))["seats"]}}))
     return folder

@@ -24,7 +24,7 @@ def legal_record(rng, players=None):
     """A record of a legal game (or its beginning), played with random dice and choices."""
     N = players or rng.choice((2, 3))
     reading = rng.choice(("rulebook", "summary"))
-    rec = {"format": "gonuts-game", "version": 1, "rules": reading, "players": N, "target": 50,
+    rec = {"format": "gonuts-game", "version": 1, "reading": reading, "players": N, "target": 50,
            "you": rng.randrange(N), "mode": rng.choice(("play", "coach", "table")), "events": []}
     for _ in range(rng.randrange(60)):
         st = replay(rec)
@@ -92,7 +92,7 @@ def page(browser, tmp_path_factory):
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     pg.goto(out.as_uri())
-    pg.wait_for_function("window.gonuts !== undefined")
+    pg.wait_for_function("() => window.gonuts !== undefined")
     yield pg, out.as_uri(), errors
     ctx.close()
 
@@ -133,7 +133,7 @@ def test_no_address_stops_start_up(page):
     rng = random.Random(20)
     for _ in range(30):
         pg.goto(url + "#" + _fragment(rng))
-        pg.wait_for_function("window.gonuts !== undefined")
+        pg.wait_for_function("() => window.gonuts !== undefined")
         pg.evaluate("location.hash = " + json.dumps("#" + _fragment(rng)))      # and as a hashchange
     assert errors == []
 
@@ -158,7 +158,7 @@ def test_no_stored_value_stops_start_up_or_is_lost_without_a_word(page):
         pg.evaluate("(s) => { localStorage.clear(); for (const [k, v] of Object.entries(s)) localStorage.setItem(k, v); }",
                     {**stored, **aside})
         pg.reload()
-        pg.wait_for_function("window.gonuts !== undefined")
+        pg.wait_for_function("() => window.gonuts !== undefined")
         pg.wait_for_timeout(50)
         for bare, text in stored.items():
             # a game saved under the bare key (an older version's) moves to this page's own, scoped key
@@ -198,7 +198,7 @@ def test_a_legal_record_of_100000_events_is_reviewed_in_the_page_like_the_cli(pa
     pg, _, errors = page
     events = [{"seat": i % 2, "roll": [0, 0, 5]} for i in range(99_998)] + [{"seat": 0, "roll": [2, 2, 1]},
                                                                            {"seat": 0, "choice": "stop"}]
-    rec = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "you": 0, "events": events}
+    rec = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "you": 0, "events": events}
     text = json.dumps(rec)                   # a string crosses to the page in a blink; 100,000 objects take 16 s
     js = pg.evaluate("(t) => window.gonuts.review(JSON.parse(t))", text)
     path = tmp_path / "long.json"

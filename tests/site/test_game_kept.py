@@ -37,7 +37,7 @@ def page_file(tmp_path_factory):
 
 def record(mode, players, events, **more):
     names = ["Ann", "Bo", "Cy", "Di"][:players]
-    r = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": players, "target": 50, "you": 0,
+    r = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": players, "target": 50, "you": 0,
          "mode": mode, "events": events}
     if mode == "table":
         r.update(names=names, hints=[True] * players)
@@ -82,7 +82,7 @@ def change_first_entry(page):
 
 def reopen(phone, tab="table"):
     phone.page.reload()
-    phone.page.wait_for_function("window.gonuts !== undefined")
+    phone.page.wait_for_function("() => window.gonuts !== undefined")
     phone.page.locator(f"#tab-{tab}").tap()
 
 
@@ -317,7 +317,7 @@ def test_a_change_before_a_go_nuts_count_keeps_the_count(browser, page_file):
 def test_a_language_asked_in_any_spelling_is_that_language(browser, page_file, asked):
     phone = Phone(browser, (390, 844))
     phone.page.goto(page_file.as_uri() + f"?lang={asked}")
-    phone.page.wait_for_function("window.gonuts !== undefined")
+    phone.page.wait_for_function("() => window.gonuts !== undefined")
     assert phone.page.evaluate("document.documentElement.lang") == "de"
     assert phone.page.inner_text("#tab-table") == "Tisch"
     phone.close()
@@ -328,7 +328,7 @@ def test_a_browser_that_lists_no_languages_is_read_by_its_one_language(browser, 
     phone.page.add_init_script("Object.defineProperty(navigator, 'languages', {get: () => []}); "
                                "Object.defineProperty(navigator, 'language', {get: () => 'de-DE'});")
     phone.page.goto(page_file.as_uri())
-    phone.page.wait_for_function("window.gonuts !== undefined")
+    phone.page.wait_for_function("() => window.gonuts !== undefined")
     assert phone.page.evaluate("document.documentElement.lang") == "de"
     phone.close()
 
@@ -336,7 +336,7 @@ def test_a_browser_that_lists_no_languages_is_read_by_its_one_language(browser, 
 def test_an_unknown_language_is_said(browser, page_file):
     phone = Phone(browser, (390, 844))
     phone.page.goto(page_file.as_uri() + "?lang=xx")
-    phone.page.wait_for_function("window.gonuts !== undefined")
+    phone.page.wait_for_function("() => window.gonuts !== undefined")
     assert phone.page.inner_text("#notice") == \
         "This page speaks English, Spanish, French and German; lang=xx is none of them."
     phone.close()

@@ -159,7 +159,7 @@ def test_a_game_night_from_the_first_screen_to_the_rematch(browser, night_page, 
         assert line in log
     # -- a reload: the game, on its tab, the strip below the tab bar
     page.reload()
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     assert page.locator("#panel-table").is_visible() and night.scores() == [3, 2, 3, 10]
     bar = page.evaluate("document.querySelector('nav.tabs').getBoundingClientRect().bottom")
     assert page.evaluate("document.getElementById('table-pad').getBoundingClientRect().top") >= bar - 0.5
@@ -187,12 +187,12 @@ def test_a_game_night_from_the_first_screen_to_the_rematch(browser, night_page, 
     assert night.scores() == [3, 2, 5, 10] and night.events()[10] == {"seat": 2, "nuts": 5}
     night.shot("changed")
     page.reload()
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     assert night.scores() == [3, 2, 5, 10]                             # the change is saved like an entry
     # -- a second tab follows the game, read-only
     other = phone.ctx.new_page()
     other.goto(page.url)
-    other.wait_for_function("window.gonuts !== undefined")
+    other.wait_for_function("() => window.gonuts !== undefined")
     other.wait_for_selector("#table-follow:not([hidden])")
     assert [int(x) for x in other.locator("#table-pad .score").all_inner_texts()] == [3, 2, 5, 10]
     other.close()
@@ -205,7 +205,7 @@ def test_a_game_night_from_the_first_screen_to_the_rematch(browser, night_page, 
     night.shot("over")
     first_game = page.evaluate("window.gonuts.record('table')")
     night.tap("Play again")
-    page.wait_for_function("window.gonuts.record('table').names[0] === 'Grandpa'")
+    page.wait_for_function("() => window.gonuts.record('table').names[0] === 'Grandpa'")
     assert [n.strip() for n in page.locator("#table-pad .full").all_inner_texts()] == ["Grandpa", "Zoë", "Léa", "Grandma"]
     assert night.turn().startswith("Grandpa") and night.scores() == [0, 0, 0, 0]
     hints = page.evaluate("window.gonuts.record('table').hints")

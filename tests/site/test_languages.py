@@ -147,16 +147,16 @@ def test_the_language_follows_the_browser_then_the_select_and_is_remembered(brow
     ctx = browser.new_context(locale="fr-CA")
     page = ctx.new_page()
     page.goto(page_file.as_uri())
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     assert page.evaluate("document.documentElement.lang") == "fr"
     assert page.inner_text("#tab-practice") == "S’entraîner"
     page.select_option("#lang", "de")
     assert page.evaluate("document.documentElement.lang") == "de" and page.inner_text("#tab-practice") == "Üben"
     page.reload()
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     assert page.evaluate("document.documentElement.lang") == "de"
     page.goto(page_file.as_uri() + "?lang=es")
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     assert page.inner_text("#tab-practice") == "Practicar"
     page.locator("#adv-go").click()
     assert "%" in page.inner_text("#adv-out .num") and "," in page.inner_text("#adv-out .num")   # "51,23 %"

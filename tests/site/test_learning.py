@@ -51,7 +51,7 @@ def test_the_pages_practice_draws_what_the_command_draws(browser, page_file, cac
         want = json.loads(cli(cache, "practice", "--seed", seed, "--count", 10, "--players", players, "--rules", reading,
                               "--json").stdout)["decisions"]
         got = phone.page.evaluate("(q) => Promise.resolve(window.gonuts.practice(q))",
-                                  {"seed": seed, "count": 10, "players": players, "rules": reading})
+                                  {"seed": seed, "count": 10, "players": players, "reading": reading})
         assert [(d["scores"], d["turn"], d["dice"], d["action"], d["close"]) for d in got] == \
             [(d["scores"], d["turn"], d["dice"], d["action"], d["close"]) for d in want]
         for g, w in zip(got, want):
@@ -100,7 +100,7 @@ def test_the_daily_set_scores_shares_and_survives_a_reload(browser, page_file, c
         assert box["y"] + box["height"] <= 568                                # the verdict in view
         if i == 4:                                                            # a reload mid-session loses nothing
             page.reload()
-            page.wait_for_function("window.gonuts !== undefined")
+            page.wait_for_function("() => window.gonuts !== undefined")
             page.wait_for_selector("#prac-quiz:not([hidden])")
             no_share()
             assert page.inner_text("#prac-progress") == f"Daily set {today}: decision 6 of 10"
@@ -182,8 +182,8 @@ def test_the_rule_cards_are_simple_rules_numbers_and_print_alone(browser, page_f
     phone.close()
 
 
-def record(names, events, rules="rulebook"):
-    return {"format": "gonuts-game", "version": 1, "rules": rules, "players": len(names), "target": 50, "you": 0,
+def record(names, events, reading="rulebook"):
+    return {"format": "gonuts-game", "version": 1, "reading": reading, "players": len(names), "target": 50, "you": 0,
             "mode": "table", "names": list(names), "hints": [True] * len(names), "events": events}
 
 
@@ -201,7 +201,7 @@ def test_the_table_history_survives_reloads_and_new_games_and_review_reads_its_e
         localStorage.setItem(`${k}.recent`, JSON.stringify(games.slice(1)));
     }""", [games])
     page.reload()
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     page.locator("#tab-table").click()
     assert page.inner_text("#hist-count") == "3 games"
     page.locator("#table-history summary").click()
@@ -249,13 +249,13 @@ def test_the_table_history_survives_reloads_and_new_games_and_review_reads_its_e
     # a new game keeps the old ones: the history grows, and survives a reload
     phone.start(players=2, names=("Ann", "Dee"))
     page.reload()
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     page.locator("#tab-table").click()
     assert page.inner_text("#hist-count") == "3 games"                     # the new game has no events yet
     phone.tap("[data-roll='0-0-5']")
     assert page.inner_text("#hist-count") == "4 games"
     page.reload()
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     assert page.inner_text("#hist-count") == "4 games"
     assert phone.errors == []
     phone.close()
@@ -289,7 +289,7 @@ def test_a_stored_session_the_page_cannot_draw_is_said_and_let_go(browser, cache
         page.evaluate("(v) => localStorage.setItem(`gonuts.practice.v1@${new URL('.', location.href).pathname}`, "
                       "typeof v === 'string' ? v : JSON.stringify({session: v}))", stored)
         page.reload()
-        page.wait_for_function("window.gonuts !== undefined")
+        page.wait_for_function("() => window.gonuts !== undefined")
         assert page.is_visible("#prac-setup") and not page.is_visible("#prac-quiz")
         if message:                          # the restore waits for the page's values: wait for its word
             page.wait_for_function("(m) => document.getElementById('prac-error').innerText.includes(m)", arg=message)
@@ -308,7 +308,7 @@ def test_names_compare_the_same_in_every_browser_language(browser, page_file, lo
     context = browser.new_context(locale=locale)
     page = context.new_page()
     page.goto(page_file.as_uri())
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     # a headless Chromium may keep its own default locale: make the language's case rules the default ones
     page.evaluate("""(locale) => {
         const lower = String.prototype.toLocaleLowerCase, upper = String.prototype.toLocaleUpperCase;
@@ -325,7 +325,7 @@ def test_a_history_csv_keeps_every_text_field_a_text(browser, page_file, tmp_pat
     context = browser.new_context()
     page = context.new_page()
     page.goto(page_file.as_uri())
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     names = ["a;=2+5;", "=2+5", "-1", "+1", "@x", "\tx", "\rx", "Ann", "a,+1", "b\t@x", "c\n-2", "Jean-Luc"]
     cells = page.evaluate("(values) => values.map((v) => gonuts.text.csvCell(v))", [*names, 0.5, -0.25])
     context.close()
@@ -345,7 +345,7 @@ def test_saved_scores_of_another_shape_are_kept_aside_and_never_break_the_tab(br
     key = "`gonuts.practice.v1@${new URL('.', location.href).pathname}`"
     page.evaluate(f"(v) => localStorage.setItem({key}, v)", stored)
     page.reload()
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     assert page.is_visible("#prac-kept") and "shape this page does not know" in page.inner_text("#prac-kept")
     assert page.evaluate(f"() => localStorage.getItem({key}) === null && localStorage.getItem({key} + '.damaged') === "
                          f"{json.dumps(stored)}")
@@ -358,7 +358,7 @@ def test_saved_scores_of_another_shape_are_kept_aside_and_never_break_the_tab(br
 
 def test_a_table_games_review_names_its_seats_and_counts_in_words(browser, page_file, tmp_path):
     """A Table game's review says the seat's name, never "You", and "1 point", "1 die"."""
-    record = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "you": 0, "mode": "table",
+    record = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "you": 0, "mode": "table",
               "names": ["Zoë", "Léa"], "events": [{"seat": 0, "roll": [1, 0, 4]}, {"seat": 0, "choice": "roll"},
                                                   {"seat": 0, "roll": [1, 0, 0]}, {"seat": 0, "choice": "stop"}]}
     path = tmp_path / "zoe.json"

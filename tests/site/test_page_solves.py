@@ -72,7 +72,7 @@ def open_phone(browser, made, size=(390, 844)):
     phone = Phone(browser, size)
     phone.page.add_init_script(COUNT_WORKERS)
     phone.page.goto(made["page"].as_uri())
-    phone.page.wait_for_function("window.gonuts !== undefined")
+    phone.page.wait_for_function("() => window.gonuts !== undefined")
     return phone
 
 
@@ -104,12 +104,12 @@ def test_a_table_game_to_20_is_solved_on_the_phone_with_the_bits_of_build(browse
         page.wait_for_selector("#table-game:not([hidden])", timeout=120000)
         assert page.evaluate("window.__workers") == 2           # the calibration, then the game
         record = page.evaluate("window.gonuts.record('table')")
-        assert (record["target"], record["rules"], record["speed"], record["players"]) == (20, "summary", 1, 3)
+        assert (record["target"], record["reading"], record["speed"], record["players"]) == (20, "summary", 1, 3)
         want = built_start_win(made, 3, "summary", 20)
         got = page_values(page, 3, "summary", 20)
         assert hashlib.sha256(got).hexdigest() == hashlib.sha256(want.tobytes()).hexdigest()
         for scores, turn, dice in [((5, 3, 7), 4, 3), ((0, 0, 0), 0, 5), ((19, 12, 18), 0, 5), ((10, 2, 15), 8, 1)]:
-            q = {"scores": list(scores), "turn": turn, "dice": dice, "rules": "summary", "target": 20}
+            q = {"scores": list(scores), "turn": turn, "dice": dice, "reading": "summary", "target": 20}
             a = page.evaluate("(q) => window.gonuts.advise(q)", q)
             b = json.loads(cli(made, "advise", "--scores", ",".join(map(str, scores)), "--turn", turn, "--dice", dice,
                                "--rules", "summary", "--target", 20, "--json"))
@@ -128,7 +128,7 @@ def test_a_table_game_to_20_is_solved_on_the_phone_with_the_bits_of_build(browse
         by_cli = json.loads(cli(made, "review", path, "--all-seats", "--json"))
         by_page = page.evaluate("(r) => window.gonuts.review(r, 0)", record)
         seat0 = by_cli["seats"][0]
-        assert seat0["target"] == 20 and seat0["rules"] == "summary"
+        assert seat0["target"] == 20 and seat0["reading"] == "summary"
         assert [d["event"] for d in seat0["decisions"]] == [d["event"] for d in by_page["decisions"]] == [1, 3]
         assert abs(seat0["total_loss_points"] - by_page["total_loss_points"]) <= 1e-9
         assert phone.errors == []
@@ -198,7 +198,7 @@ def test_a_solved_game_is_kept_for_the_next_visit_offline_and_a_damaged_one_is_s
     page, ctx = phone.page, phone.ctx
     try:
         seen = page.evaluate("""async () => { const seen = [];
-            await window.gonuts.solve({players: 2, rules: 'rulebook', target: 25}, (p) => seen.push([p.done, p.total]));
+            await window.gonuts.solve({players: 2, reading: 'rulebook', target: 25}, (p) => seen.push([p.done, p.total]));
             return seen; }""")
         assert seen and seen[-1][0] == seen[-1][1] and all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
         want = page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25})")
@@ -206,7 +206,7 @@ def test_a_solved_game_is_kept_for_the_next_visit_offline_and_a_damaged_one_is_s
         assert [k["key"] for k in kept] == ["2-rulebook-25-1"] and kept[0]["bytes"] == 25 ** 2 * 2 * 8
         ctx.set_offline(True)
         page.reload()
-        page.wait_for_function("window.gonuts !== undefined")
+        page.wait_for_function("() => window.gonuts !== undefined")
         assert not page.evaluate("window.gonuts.core.loaded(2, 'rulebook', 25, 1)")
         assert page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25})") == want
         assert page.evaluate("window.__workers") == 0           # read from this browser's kept games, not solved
@@ -216,7 +216,7 @@ def test_a_solved_game_is_kept_for_the_next_visit_offline_and_a_damaged_one_is_s
               const get = s.get('2-rulebook-25-1'); get.onsuccess = () => { const e = get.result;
                 const v = new Float64Array(e.values); v[7] = 0.5; s.put(e).onsuccess = () => ok(true); }; }; })""")
         page.reload()
-        page.wait_for_function("window.gonuts !== undefined")
+        page.wait_for_function("() => window.gonuts !== undefined")
         assert page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25})") == want
         assert page.evaluate("window.__workers") == 2           # the calibration and the game
         # a foreign entry (kept under this game's key, but of another game): ignored, solved again
@@ -225,7 +225,7 @@ def test_a_solved_game_is_kept_for_the_next_visit_offline_and_a_damaged_one_is_s
               const get = s.get('2-rulebook-25-1'); get.onsuccess = () => { const e = get.result;
                 e.spec = {...e.spec, target: 26}; s.put(e).onsuccess = () => ok(true); }; }; })""")
         page.reload()
-        page.wait_for_function("window.gonuts !== undefined")
+        page.wait_for_function("() => window.gonuts !== undefined")
         assert page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25})") == want
         assert page.evaluate("window.__workers") == 2
         assert phone.errors == []
@@ -243,12 +243,12 @@ def test_past_the_budget_the_least_recently_used_game_goes_and_the_page_says_so(
     page = phone.page
     try:
         page.goto(small.as_uri())
-        page.wait_for_function("window.gonuts !== undefined")
+        page.wait_for_function("() => window.gonuts !== undefined")
         for target in (35, 40):
             page.evaluate("(g) => window.gonuts.solve({players: 2, target: g})", target)
         page.evaluate("window.gonuts.advise({scores: [1, 2], target: 35})")          # 35 used last: 40 goes first
         page.reload()
-        page.wait_for_function("window.gonuts !== undefined")
+        page.wait_for_function("() => window.gonuts !== undefined")
         page.evaluate("window.gonuts.advise({scores: [1, 2], target: 35})")
         setup_table(page, 2, "rulebook", 60)
         page.locator("#table-setup button[type=submit]").click()
@@ -310,7 +310,7 @@ def test_advise_play_coach_and_practice_each_ask_the_target_and_play_to_it(brows
         link = page.evaluate("location.href.split('#')[0]") + "#" + played_hash(page, played)
         other = phone.ctx.new_page()
         other.goto(link)
-        other.wait_for_function("window.gonuts !== undefined")
+        other.wait_for_function("() => window.gonuts !== undefined")
         wait_until(other, "() => !!window.gonuts.record('play')")
         assert other.evaluate("window.gonuts.record('play').target") == 15
         assert phone.errors == []
@@ -319,5 +319,5 @@ def test_advise_play_coach_and_practice_each_ask_the_target_and_play_to_it(brows
 
 
 def played_hash(page, record):
-    return (f"play&seed={record['seed']}&players={record['players']}&rules={record['rules']}&seat={record['you']}"
+    return (f"play&seed={record['seed']}&players={record['players']}&reading={record['reading']}&seat={record['you']}"
             f"&opp=optimal&target={record['target']}")

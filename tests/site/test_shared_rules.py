@@ -163,7 +163,7 @@ def test_the_committed_page_fixtures_say_what_python_says(tmp_path):
         if name == "advice.json":
             assert len(committed["cases"]) == len(data["cases"]) >= 40
             for got, want in zip(committed["cases"], json.loads(json.dumps(data["cases"]))):
-                _same(got, want, f"{want['players']}-{want['rules']} {want['scores']} {want['turn']} {want['dice']}")
+                _same(got, want, f"{want['players']}-{want['reading']} {want['scores']} {want['turn']} {want['dice']}")
         elif name in ("practice.json", "luck.json"):
             assert len(committed["cases"]) == len(data["cases"]) >= 8
             _same(committed, json.loads(json.dumps(data)), name)

@@ -69,18 +69,18 @@ class Phone(Context):
         if when is not None:
             phone.page.clock.set_fixed_time(when)
         phone.page.goto(page_file.as_uri() + fragment)
-        phone.page.wait_for_function("window.gonuts !== undefined")
+        phone.page.wait_for_function("() => window.gonuts !== undefined")
         return phone
 
     def saved_all_cars(self, entries):
         """Reload with a saved 2-player table game (Ann, Bo) of ``entries`` all-car turns (legal: nobody scores),
         and show it."""
         self.page.evaluate("""(n) => { const ev = []; for (let i = 0; i < n; i++) ev.push({seat: i % 2, roll: [0, 0, 5]});
-            const r = {format: 'gonuts-game', version: 1, rules: 'rulebook', players: 2, target: 50, you: 0, mode: 'table',
+            const r = {format: 'gonuts-game', version: 1, reading: 'rulebook', players: 2, target: 50, you: 0, mode: 'table',
                        events: ev, names: ['Ann', 'Bo'], hints: [true, true]};
             localStorage.setItem('gonuts.table.v1', JSON.stringify(r)); }""", entries)
         self.page.reload()
-        self.page.wait_for_function("window.gonuts !== undefined")
+        self.page.wait_for_function("() => window.gonuts !== undefined")
         self.page.locator("#tab-table").tap()
         self.page.wait_for_selector("#table-game:not([hidden])")
 
@@ -286,7 +286,7 @@ def test_at_200_percent_text_or_zoom_nothing_scrolls_sideways_and_every_name_is_
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(page_file.as_uri() + "#table")
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     if how == "200% text":
         assert page.evaluate("parseFloat(getComputedStyle(document.querySelector('#table-prompt, body')).fontSize)") >= 34
     page.select_option("#table-players", "4")
@@ -313,7 +313,7 @@ def test_under_forced_colours_the_advised_button_is_still_the_one_marked(browser
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, forced_colors="active", color_scheme="dark")
     page = ctx.new_page()
     page.goto(page_file.as_uri() + "#table")
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     assert page.evaluate("matchMedia('(forced-colors: active)').matches")
     page.click("#table-setup button[type=submit]")
     page.click("[data-roll='2-2-1']")
@@ -360,7 +360,7 @@ def test_a_new_game_keeps_the_running_one_and_resume_brings_it_back(browser, pag
     assert page.evaluate("window.gonuts.record('table').names") == ["Cy", "Di"]
     phone.tap("[data-roll='1-1-3']")
     page.reload()
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     page.locator("#tab-table").tap()
     if not page.evaluate("document.getElementById('table-new').open"):
         page.locator("#table-new > summary").tap()
@@ -381,7 +381,7 @@ def test_a_reload_in_the_middle_of_a_go_nuts_count_keeps_it(browser, page_file):
     phone.tap("#table-nuts-five")
     assert page.text_content("#table-nuts-n") == "8"
     page.reload()
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     page.locator("#tab-table").tap()
     assert page.text_content("#table-nuts-n") == "8"
     phone.tap("#table-nuts-done")
@@ -494,10 +494,10 @@ def test_saved_games_of_two_sites_on_one_origin_never_touch(browser, page_file, 
     phone = Phone(browser, (390, 844))
     page = phone.page
     page.goto(a.as_uri())
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     phone.start(players=2, names=("Ann", "Bo"))
     page.goto(b.as_uri())
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     assert page.evaluate("window.gonuts.record('table')") is None
     keys = page.evaluate("Object.keys(localStorage)")
     assert [k for k in keys if k.startswith("gonuts.table.v1@")] == [f"gonuts.table.v1@{a.parent.as_posix()}/"]
@@ -583,22 +583,22 @@ def test_a_link_never_replaces_a_game_in_progress_without_asking_and_back_restor
     mine = page_file.as_uri() + "#play&seed=7&players=2&rules=rulebook&seat=0&opp=optimal"
     page.goto(mine)
     page.wait_for_selector("#play-game:not([hidden])")
-    page.wait_for_function("!document.getElementById('play-roll').disabled")
+    page.wait_for_function("() => !document.getElementById('play-roll').disabled")
     page.locator("#play-roll").tap()
-    page.wait_for_function("window.gonuts.record('play').events.length > 0")
+    page.wait_for_function("() => window.gonuts.record('play').events.length > 0")
     kept = page.evaluate("window.gonuts.record('play')")
     page.evaluate("location.hash = '#play&seed=42&players=2&rules=rulebook&seat=0&opp=optimal'")   # a link followed
     page.wait_for_selector("#play-ask:not([hidden])")
     assert "seed 42" in page.text_content("#play-ask-q") and page.evaluate("window.gonuts.record('play')") == kept
     page.locator("#play-ask-mine").tap()
-    page.wait_for_function("location.hash.includes('seed=7')")
+    page.wait_for_function("() => location.hash.includes('seed=7')")
     assert page.evaluate("window.gonuts.record('play').seed") == 7
     page.evaluate("location.hash = '#play&seed=42&players=2&rules=rulebook&seat=0&opp=optimal'")
     page.wait_for_selector("#play-ask:not([hidden])")
     page.locator("#play-ask-link").tap()
-    page.wait_for_function("window.gonuts.record('play').seed === 42")
+    page.wait_for_function("() => window.gonuts.record('play').seed === 42")
     page.goto(mine)                                                    # back to the old address
-    page.wait_for_function("window.gonuts.record('play') && window.gonuts.record('play').seed === 7")
+    page.wait_for_function("() => window.gonuts.record('play') && window.gonuts.record('play').seed === 7")
     now = page.evaluate("window.gonuts.record('play')")
     assert now["events"][:len(kept["events"])] == kept["events"]
     phone.close()
@@ -682,21 +682,21 @@ def test_two_tabs_on_one_table_game_never_both_write(browser, page_file):
     phone = Phone(browser, (390, 844))
     a = phone.page
     a.goto(page_file.as_uri())
-    a.wait_for_function("window.gonuts !== undefined")
+    a.wait_for_function("() => window.gonuts !== undefined")
     phone.start(players=2, names=("Ann", "Bo"))
     b = phone.ctx.new_page()
     b.goto(page_file.as_uri() + "#table")
     b.wait_for_selector("#table-follow:not([hidden])")
     assert b.is_disabled("[data-roll='2-2-1']") and b.is_enabled("#table-take")
     phone.tap("[data-roll='2-2-1']")                                    # played in the first tab,
-    b.wait_for_function("window.gonuts.record('table').events.length === 1")     # followed in the second
+    b.wait_for_function("() => window.gonuts.record('table').events.length === 1")     # followed in the second
     b.wait_for_selector("#table-roll:disabled")
     b.locator("#table-take").tap()
     b.wait_for_selector("#table-follow[hidden]", state="attached")
     a.wait_for_selector("#table-follow:not([hidden])")                  # the first now follows
     assert a.is_disabled("#table-stop")
     b.locator("#table-stop").tap()
-    a.wait_for_function("window.gonuts.record('table').events.length === 2")
+    a.wait_for_function("() => window.gonuts.record('table').events.length === 2")
     assert a.evaluate("window.gonuts.record('table')") == b.evaluate("window.gonuts.record('table')")
     phone.close()
 
@@ -751,12 +751,12 @@ def test_two_tabs_on_one_coached_or_played_game_never_both_write(browser, page_f
     b.wait_for_selector("#coach-follow:not([hidden])")
     assert b.is_disabled("#coach-roll button[type=submit]")
     coach_roll(a, (2, 2, 1))
-    b.wait_for_function("window.gonuts.record('coach').events.length === 1")
+    b.wait_for_function("() => window.gonuts.record('coach').events.length === 1")
     b.locator("#coach-take").tap()
     a.wait_for_selector("#coach-follow:not([hidden])")
     b.wait_for_selector("#coach-do-stop:enabled")
     b.locator("#coach-do-stop").tap()
-    a.wait_for_function("window.gonuts.record('coach').events.length === 2")
+    a.wait_for_function("() => window.gonuts.record('coach').events.length === 2")
 
     game = page_file.as_uri() + "#play&seed=9&players=2&rules=rulebook&seat=0&opp=optimal&fast=1"
     a.goto(game)
@@ -766,7 +766,7 @@ def test_two_tabs_on_one_coached_or_played_game_never_both_write(browser, page_f
     c.wait_for_selector("#play-follow:not([hidden])")
     assert c.is_disabled("#play-roll")
     a.locator("#play-roll").tap()
-    c.wait_for_function("window.gonuts.record('play').events.length > 0")
+    c.wait_for_function("() => window.gonuts.record('play').events.length > 0")
     assert c.evaluate("window.gonuts.record('play')")["events"][0] == a.evaluate("window.gonuts.record('play')")["events"][0]
     phone.close()
 
@@ -788,7 +788,7 @@ def test_a_new_coached_or_played_game_never_discards_the_running_one(browser, pa
     page.goto(page_file.as_uri() + "#play&seed=7&players=2&rules=rulebook&seat=0&opp=optimal")
     page.wait_for_selector("#play-roll:enabled")
     page.locator("#play-roll").tap()
-    page.wait_for_function("window.gonuts.record('play').events.length > 0")
+    page.wait_for_function("() => window.gonuts.record('play').events.length > 0")
     mine = page.evaluate("window.gonuts.record('play')")
     if not page.evaluate("document.getElementById('play-new').open"):
         page.locator("#play-new > summary").tap()

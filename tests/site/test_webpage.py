@@ -62,7 +62,7 @@ class Watched:
 
     def open(self, fragment=""):
         self.page.goto(self.url + fragment)
-        self.page.wait_for_function("window.gonuts !== undefined")
+        self.page.wait_for_function("() => window.gonuts !== undefined")
         return self.page
 
     def check_clean(self):
@@ -141,7 +141,9 @@ def test_api_refuses_bad_states_with_a_message(watched):
         "{scores: [3, 4], turn: 2, dice: 3, target: 101}": "this page has no 2-player rulebook game to 101",
         "{scores: [3, 4], turn: 2, dice: 3, target: 30, speed: 3}": "this page has no 2-player rulebook game to 30",
         "{scores: [3, 4], turn: 2, dice: 3, target: 2.5}": "target must be a whole number",
-        "{scores: [3, 4], turn: 2, dice: 3, rules: 'house'}": 'rules must be "rulebook" or "summary"',
+        "{scores: [3, 4], turn: 2, dice: 3, reading: 'house'}": 'reading must be "rulebook" or "summary"',
+        "{scores: [3, 4], turn: 2, dice: 3, rules: 'house'}": 'reading must be "rulebook" or "summary"',   # its older name
+        "{scores: [3, 4], turn: 2, dice: 3, reading: 'summary', rules: 'summary'}": "give the reading once",
         "{scores: [3.5, 4], turn: 2, dice: 3}": "whole numbers",
     }
     for query, message in cases.items():
@@ -234,7 +236,7 @@ def test_advisor_form_shows_the_api_numbers(watched, players, reading, scores, t
     page.select_option("#adv-dice", str(dice))
     page.press("#adv-turn", "Enter")
     page.wait_for_selector("#adv-out:not([hidden])")
-    api = page.evaluate("q => window.gonuts.advise(q)", {"scores": scores, "turn": turn, "dice": dice, "rules": reading})
+    api = page.evaluate("q => window.gonuts.advise(q)", {"scores": scores, "turn": turn, "dice": dice, "reading": reading})
     for key in ("win_if_roll", "win_if_stop"):
         cell = page.locator(f"#adv-out .num[data-key={key}]")
         assert float(cell.get_attribute("data-value")) == api[key]
@@ -419,7 +421,7 @@ def test_coach_game_with_undo_an_impossible_entry_and_a_reload(watched, web_cach
     page.click("#coach-bank button[type=submit]")
 
     page.reload()                                   # a game in progress survives a reload
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     page.click("#tab-coach")
     assert [s.inner_text() for s in page.locator("#coach-board .pts").all()] == ["4", "7"]
     assert page.is_visible("#coach-roll")
@@ -450,7 +452,7 @@ def test_coach_game_with_undo_an_impossible_entry_and_a_reload(watched, web_cach
 
 def test_review_of_a_bad_record_file_names_the_entry(watched, tmp_path):
     page = watched().open("#review")
-    bad = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "target": 50, "you": 0,
+    bad = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "target": 50, "you": 0,
            "events": [{"seat": 0, "roll": [2, 2, 1]}, {"seat": 0, "roll": [1, 1, 1]}]}
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad))
@@ -498,9 +500,9 @@ def test_layout_and_screenshots(watched, viewport):
     page.click("#adv-go")
     check("advise")
     page.evaluate("location.hash = '#play&seed=3&players=3&rules=rulebook&seat=0&opp=optimal,hold:20&fast=1'")
-    page.wait_for_function("!document.getElementById('play-roll').disabled")
+    page.wait_for_function("() => !document.getElementById('play-roll').disabled")
     page.click("#play-roll")
-    page.wait_for_function("!document.getElementById('play-roll').disabled || !document.getElementById('play-over').hidden")
+    page.wait_for_function("() => !document.getElementById('play-roll').disabled || !document.getElementById('play-over').hidden")
     if page.is_enabled("#play-hint"):
         page.click("#play-hint")
     check("play")
@@ -535,7 +537,7 @@ def test_page_is_one_file_under_the_budget(page_file):
 
 
 @pytest.mark.parametrize("stored", ["garbage", "{}", "null", "[]",
-                                    '{"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, '
+                                    '{"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, '
                                     '"you": 0, "events": [{"seat": 0, "roll": [9, 9, 9]}]}'])
 def test_a_damaged_saved_game_is_kept_aside_with_a_message(watched, stored):
     w = watched()
@@ -543,7 +545,7 @@ def test_a_damaged_saved_game_is_kept_aside_with_a_message(watched, stored):
     page.evaluate("""(s) => { localStorage.setItem("gonuts.coach.v1", s);
                               localStorage.setItem("gonuts.play.v1", JSON.stringify({record: JSON.parse(s === "garbage" ? "null" : s), rng: 1})); }""", stored)
     page.reload()
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     page.click("#tab-coach")
     page.wait_for_selector("#coach-kept:not([hidden])")
     assert "could not be restored" in page.inner_text("#coach-kept")
@@ -594,7 +596,7 @@ def test_explain_in_the_page_equals_advise_explain_json(watched, web_cache, monk
 
 # -- defects found by hostile input, one test each ------------------------------------------------------------------
 
-GOOD_PLAY = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "target": 50, "you": 0,
+GOOD_PLAY = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "target": 50, "you": 0,
              "mode": "play", "seed": 7, "opponents": {"1": "optimal"}, "events": [{"seat": 0, "roll": [2, 2, 1]}]}
 
 

@@ -109,7 +109,7 @@ def test_four_players_in_the_page_equal_advise_json(browser, cache, tmp_path, mo
     monkeypatch.setenv("GONUTS_SOLVE_CACHE", str(cache))
     c = Context(browser)
     c.page.goto(out.as_uri())
-    c.page.wait_for_function("window.gonuts !== undefined")
+    c.page.wait_for_function("() => window.gonuts !== undefined")
     states = _states(200, seed=17)
     got = c.page.evaluate("""async (qs) => {
       await window.gonuts.load(4, "rulebook"); await window.gonuts.load(4, "summary");
@@ -129,7 +129,7 @@ def test_four_players_in_the_page_equal_advise_json(browser, cache, tmp_path, mo
     assert 0 < worst <= BOUND, worst
     # without load(): the first call for a 4-player game is a Promise of the same answer
     c.page.reload()
-    c.page.wait_for_function("window.gonuts !== undefined")
+    c.page.wait_for_function("() => window.gonuts !== undefined")
     first = c.page.evaluate("""() => { const a = window.gonuts.advise({scores: [3, 5, 7, 1], turn: 4, dice: 3});
                                        return a instanceof Promise ? a.then((x) => ({promise: true, x})) : {x: a}; }""")
     assert first["promise"] and first["x"]["action"] in ("roll", "stop")
@@ -153,13 +153,13 @@ def test_the_site_installs_and_works_offline_for_every_player_count(browser, ser
     c = Context(browser)
     page = c.page
     page.goto(server)
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     c.ctx.set_offline(True)
     page.reload()
-    page.wait_for_function("window.gonuts !== undefined")
+    page.wait_for_function("() => window.gonuts !== undefined")
     assert page.evaluate("navigator.serviceWorker.controller !== null")
     SHOTS.mkdir(parents=True, exist_ok=True)
     for n in (2, 3, 4):
@@ -207,7 +207,7 @@ def test_a_damaged_data_file_names_its_game_and_the_others_still_work(browser, t
         time.sleep(0.5)
         c = Context(browser)
         c.page.goto(f"http://127.0.0.1:{port}/")
-        c.page.wait_for_function("window.gonuts !== undefined")
+        c.page.wait_for_function("() => window.gonuts !== undefined")
         err = c.page.evaluate("window.gonuts.load(4, 'rulebook').then(() => null, (e) => e.message)")
         assert err.startswith("the 4-player rulebook data (data/4-rulebook-") and "is damaged" in err, err
         c.page.select_option("#adv-players", "4")
@@ -321,7 +321,7 @@ def test_a_table_game_on_one_phone_reviews_every_seat_like_the_cli(browser, cach
     web(cache, "--players", str(players), "--out", str(out))
     c = Context(browser, (390, 844))
     c.page.goto(out.as_uri())
-    c.page.wait_for_function("window.gonuts !== undefined")
+    c.page.wait_for_function("() => window.gonuts !== undefined")
     taps, record = _table_game(c.page, players, seed=players, hidden_seat=1)
     events = record["events"]
     rolls = sum("roll" in e for e in events)
@@ -363,7 +363,7 @@ def test_the_score_pad_fits_a_phone_and_a_desktop(browser, cache, tmp_path):
     for viewport in ((390, 844), (1280, 800)):
         c = Context(browser, viewport)
         c.page.goto(out.as_uri())
-        c.page.wait_for_function("window.gonuts !== undefined")
+        c.page.wait_for_function("() => window.gonuts !== undefined")
         c.page.click("#tab-table")
         c.page.select_option("#table-players", "4")
         for i, name in enumerate(("Ana", "Ben", "Cleo", "Dev")):
@@ -383,7 +383,7 @@ def test_table_names_are_checked(browser, cache, tmp_path):
     web(cache, "--players", "3", "--out", str(out))
     c = Context(browser)
     c.page.goto(out.as_uri())
-    c.page.wait_for_function("window.gonuts !== undefined")
+    c.page.wait_for_function("() => window.gonuts !== undefined")
     c.page.click("#tab-table")
     # the fields start empty, each with its default name as a placeholder (typing never appends to a name)
     assert [c.page.input_value(f"#table-name-{i}") for i in range(3)] == ["", "", ""]
@@ -452,7 +452,7 @@ def test_the_site_page_paints_whole_before_its_script_arrives(browser, site, ser
         page = ctx.new_page()
         page.goto(server)
         if js:
-            page.wait_for_function("window.gonuts !== undefined")
+            page.wait_for_function("() => window.gonuts !== undefined")
         shown[js] = page.evaluate(words)
         ctx.close()
     assert shown[False] == shown[True] and len(shown[True]) > 100

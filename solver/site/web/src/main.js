@@ -8,7 +8,7 @@ import { showTab, parseFragment, notice } from "./page/tabs.js";
 import { readyFor, checkTarget, hold, recordOf, say } from "./page/gametab.js";
 import { publish } from "./page/api.js";
 import { welcome } from "./page/welcome.js";
-import "./tabs/advise/advise.js";
+import "./tabs/advise/question.js";
 import { restorePlay, PLAY_KEY } from "./tabs/play/play.js";
 import { coach, COACH, ownCoach } from "./tabs/coach/coach.js";
 import { table, TABLE, checkTable, restoreNuts, ownTable, drawAll } from "./tabs/table/table.js";

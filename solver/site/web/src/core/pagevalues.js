@@ -132,7 +132,7 @@ export function makeGames(data) {
       const s = data.solve;
       fail(`this page has no ${describeGame(key)}${s ? `: it solves games to ${s.targets[0]} to ${s.targets[1]} at Go Nuts! speeds ${s.speeds.join(", ")}` : ""}`);
     }
-    if (!(key in data.games)) fail(`the ${describeGame(key)} is not solved yet (solve it first: await gonuts.solve({players: ${players}, rules: "${reading_}", target: ${target}, speed: ${speed === undefined ? 1 : speed}}))`);
+    if (!(key in data.games)) fail(`the ${describeGame(key)} is not solved yet (solve it first: await gonuts.solve({players: ${players}, reading: "${reading_}", target: ${target}, speed: ${speed === undefined ? 1 : speed}}))`);
     const raw = rawGame(players, reading_);
     if (raw.start_win.encoding !== "f64" || raw.start_win.data === undefined) {
       fail(`the ${describeGame(key)} game is not loaded yet (load it first: await gonuts.load(${players}, "${reading_}"))`);

@@ -63,16 +63,16 @@ export function draw(g, reading, seed, count, P) {
   return picked;
 }
 
-/** window.gonuts.practice's query: {seed, count = 10, players = 2, rules = "rulebook"}, checked.
- * @param {any} q @param {number} maxCount @param {(name: unknown) => string} readingOf */
-export function query(q, maxCount, readingOf) {
-  if (q === null || typeof q !== "object" || Array.isArray(q)) fail("practice takes one object: {seed, count, players, rules}");
+/** window.gonuts.practice's query: {seed, count = 10, players = 2, reading = "rulebook"}, checked.
+ * @param {any} q @param {number} maxCount @param {(q: any) => string} readingIn */
+export function query(q, maxCount, readingIn) {
+  if (q === null || typeof q !== "object" || Array.isArray(q)) fail("practice takes one object: {seed, count, players, reading}");
   const seed = q.seed === undefined ? 0 : q.seed, count = q.count === undefined ? 10 : q.count;
   const players = q.players === undefined ? 2 : q.players;
   if (!Number.isInteger(seed) || seed < 0 || seed > 4294967295) fail(`seed must be a whole number from 0 to 4294967295, not ${show(q.seed)}`);
   if (!Number.isInteger(count) || count < 1 || count > maxCount) fail(`count must be from 1 to ${maxCount}, not ${show(q.count)}`);
   if (!Number.isInteger(players) || players < 2 || players > 4) fail(`players must be 2, 3 or 4, not ${show(q.players)}`);
-  return { seed, count, players, rules: readingOf(q.rules) };
+  return { seed, count, players, reading: readingIn(q) };
 }
 
 /** The daily set's seed: the date as the number YYYYMMDD. @param {number} y @param {number} m @param {number} d */

@@ -1,12 +1,13 @@
 /* Game records (format gonuts-game): the header's checks, each event's checks and their messages, a record
  * replayed through the game loop, a record file's bytes, and a seat's review.
- * Twin: solver/play/record.py (rules_of, replay, parse_bytes, nesting, review);
+ * Twin: solver/play/record.py (reading_of, rules_of, replay, parse_bytes, nesting, review);
  * fixtures: tests/fixtures/records.json, record_files.json, luck.json. */
 import { fail, show, GonutsInputError } from "./errors.js";
 import { isWhole } from "./numbers.js";
 import { newGame, noteOf } from "./loop.js";
 import { apply } from "./events.js";
-import { advise, memoValues } from "./backup.js";
+import { memoValues } from "./backup.js";
+import { advise } from "./advise.js";
 import { split } from "./luck.js";
 
 /** @typedef {import("./types.js").GameRecord} GameRecord */
@@ -22,8 +23,15 @@ import { split } from "./luck.js";
  * the page's data.record */
 /** @typedef {{event: number, scores: number[], turn: number, dice: number, taken: string, optimal: string | null,
  *   win_if_roll: number | null, win_if_stop: number | null, loss_points: number}} Reviewed */
-/** @typedef {Split & {rules: string, players: number, target: number, you: number, seat: number, scores: number[],
+/** @typedef {Split & {reading: string, players: number, target: number, you: number, seat: number, scores: number[],
  *   winner: number | null, events: number, decisions: Reviewed[], total_loss_points: number, costliest: number[]}} Review */
+
+/** A record's reading: "reading", or in a record written before it had that name, "rules"; a record with both is
+ * refused (record.py reading_of). @param {any} record @returns {unknown} */
+export function readingOf(record) {
+  if ("reading" in record && "rules" in record) fail('a game record names its reading once: "reading" (older records: "rules"), not both');
+  return record.reading !== undefined ? record.reading : record.rules;
+}
 
 /** The record's players and target, after every header check (record.py rules_of).
  * @param {any} record @param {RecordRules} R @returns {{N: number, G: number}} */
@@ -31,7 +39,8 @@ export function header(record, R) {
   if (record === null || typeof record !== "object" || Array.isArray(record)) fail("a game record must be a JSON object");
   if (record.format !== R.format) fail(`not a game record: "format" must be "${R.format}"`);
   if (record.version !== R.version) fail(`unknown record version ${show(record.version)} (this version reads ${R.version})`);
-  if (record.rules !== "rulebook" && record.rules !== "summary") fail(`"rules" must be one of rulebook, summary, not ${show(record.rules)}`);
+  const reading = readingOf(record);
+  if (reading !== "rulebook" && reading !== "summary") fail(`"reading" must be one of rulebook, summary, not ${show(reading)}`);
   const N = record.players;
   if (!isWhole(N) || N < 2 || N > 4) fail(`"players" must be 2, 3 or 4, not ${show(N)}`);
   const G = record.target === undefined ? R.default_target : record.target;
@@ -51,7 +60,7 @@ export function header(record, R) {
  * @param {GameRecord} record @param {RecordRules} R @param {(name: string) => Reading} reading @returns {Context} */
 export function context(record, R, reading) {
   const { N, G } = header(record, R);
-  const r = reading(record.rules);
+  const r = reading(/** @type {string} */ (readingOf(record)));
   return { N, G, D: r.dice, reading: r, you: record.you, table: record.mode === "table", refusals: R.refusals || {} };
 }
 
@@ -138,7 +147,7 @@ export function review(record, ctx, g, st, who, valuesAt, splits) {
   });
   const ranked = decisions.slice().sort((x, y) => (y.loss_points - x.loss_points) || (x.event - y.event));
   const luck = (splits || split(record, ctx, g, at))[who];
-  return { rules: record.rules, players: ctx.N, target: ctx.G, you: record.you, seat: who, scores: st.scores,
+  return { reading: ctx.reading.name, players: ctx.N, target: ctx.G, you: record.you, seat: who, scores: st.scores,
            winner: st.winner, events: st.events, decisions,
            total_loss_points: decisions.reduce((acc, d) => acc + d.loss_points, 0),
            costliest: ranked.slice(0, 3).filter((d) => d.loss_points > 0).map((d) => d.event),

@@ -40,8 +40,8 @@
  * @typedef {{seat: number, roll?: number[], choice?: Action, nuts?: number, banked?: number}} GameEvent
  */
 /**
- * A game record (format gonuts-game; the file `gonuts-solve review` reads).
- * @typedef {{format: string, version: number, rules: string, players: number, target?: number, speed?: number, you: number,
+ * A game record (format gonuts-game; the file `gonuts-solve review` reads); `rules` is the older name of `reading`.
+ * @typedef {{format: string, version: number, reading?: string, rules?: string, players: number, target?: number, speed?: number, you: number,
  *   mode?: string, events: GameEvent[], names?: string[], hints?: boolean[], started?: string, seed?: number,
  *   opponents?: Record<string, string>}} GameRecord
  */

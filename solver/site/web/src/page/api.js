@@ -3,7 +3,7 @@
  * first use; the site's data files) or the game solved first (another target or speed: read from this browser's
  * kept games, else solved in a worker), so that `await gonuts.advise(...)` works for every game. */
 import { data, core } from "./context.js";
-import { fetchBytes, recordOf } from "./gametab.js";
+import { fetchBytes, readingOf, recordOf } from "./gametab.js";
 import { solved, keptGames, lastSolve } from "./solving.js";
 import { sameName, csvCell } from "./names.js";
 
@@ -24,12 +24,15 @@ const onceLoaded = (fn, gameOf) => (...args) => {
 function ensure(key, onProgress) {
   const [p, r, g, v] = key;
   if (core.games().includes(core.key(p, r, g, v))) return core.load(p, r, fetchBytes).then(() => undefined);
-  return solved({ players: p, rules: r, target: g, speed: v }, { onProgress });
+  return solved({ players: p, reading: r, target: g, speed: v }, { onProgress });
 }
+/** The reading a query names, unchecked (the call itself checks it): `reading`, or its older name `rules`.
+ * @param {any} q @returns {string} */
+const readingAsked = (q) => q.reading !== undefined ? q.reading : q.rules === undefined ? "rulebook" : q.rules;
 /** @param {any} q @returns {Asked} */
-const ofQuery = (q) => [q.scores.length, q.rules === undefined ? "rulebook" : q.rules, q.target, q.speed];
+const ofQuery = (q) => [q.scores.length, readingAsked(q), q.target, q.speed];
 /** @param {any} r @returns {Asked} */
-const ofRecord = (r) => [r.players, r.rules, r.target === undefined ? data.record.default_target : r.target, r.speed];
+const ofRecord = (r) => [r.players, readingOf(r), r.target === undefined ? data.record.default_target : r.target, r.speed];
 
 export function publish() {
   /** @type {any} */ (window).gonuts = Object.freeze({
@@ -41,27 +44,27 @@ export function publish() {
                        (/** @type {any} */ r) => ofRecord(r)),
     /** @param {any} record */
     replay: (record) => core.replay(record),
-    practice: onceLoaded(core.practice, (q) => [q.players === undefined ? 2 : q.players, q.rules === undefined ? "rulebook" : q.rules, q.target, q.speed]),
+    practice: onceLoaded(core.practice, (q) => [q.players === undefined ? 2 : q.players, readingAsked(q), q.target, q.speed]),
     luck: onceLoaded(core.luck, ofRecord),
     /** @param {unknown} spec @param {any} [opts] */
     policy: (spec, opts) => core.policyName(spec, opts),
     /** Solve a game ahead (or find it embedded or kept): resolves to true once it answers at once.
-     * @param {any} q {players = 2, rules = "rulebook", target, speed = 1} @param {(p: {done: number, total: number}) => void} [onProgress] */
+     * @param {any} q {players = 2, reading = "rulebook", target, speed = 1} @param {(p: {done: number, total: number}) => void} [onProgress] */
     solve: (q, onProgress) => Promise.resolve().then(() => {
       if (q === null || typeof q !== "object") core.advise(null);        // its refusal: one object
-      const players = q.players === undefined ? 2 : q.players, rules = q.rules === undefined ? "rulebook" : q.rules;
+      const players = q.players === undefined ? 2 : q.players, reading = core.readingIn(q);
       const [target, speed] = core.targetSpeed(q);
-      if (!core.offered(players, rules, target, speed)) {
-        core.game(players, rules, target, speed);                        // says why (no such game)
+      if (!core.offered(players, reading, target, speed)) {
+        core.game(players, reading, target, speed);                      // says why (no such game)
       }
-      return ensure([players, rules, target, speed], onProgress);
+      return ensure([players, reading, target, speed], onProgress);
     }).then(() => true),
     /** The games this browser keeps solved: [{key, spec, bytes, used}]. */
     kept: () => keptGames(),
     /** The last game solved on this page: {key, seconds, memory (the kernel's, bytes), iterations, residual, estimate}. */
     lastSolve: () => JSON.parse(JSON.stringify(lastSolve())),
-    /** @param {number} players @param {string} [rules] */
-    load: (players, rules) => core.load(players, rules === undefined ? "rulebook" : rules, fetchBytes).then(() => true),
+    /** @param {number} players @param {string} [reading] */
+    load: (players, reading) => core.load(players, reading === undefined ? "rulebook" : reading, fetchBytes).then(() => true),
     /** The page's own target and what it solves: {target, targets: [lowest, highest], speeds}. */
     targets: Object.freeze({ target: data.record.target, targets: data.solve ? [...data.solve.targets] : [data.record.target, data.record.target],
                              speeds: data.solve ? [...data.solve.speeds] : [1] }),

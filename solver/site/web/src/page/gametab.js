@@ -42,6 +42,8 @@ export const recordOf = (mode) => { const get = registry.get(mode); return get ?
 /** Hold a record: its context and its state replayed once (throws GonutsInputError if it does not replay).
  * @param {Held} held @param {GameRecord | null} record */
 export function hold(held, record) {
+  // a record from before the reading had its name ("rules") is held, saved and exported with it
+  if (record && record.reading === undefined && record.rules !== undefined) { record.reading = record.rules; delete record.rules; }
   before.set(held, { base: record ? record.events.length : 0, states: [] });
   held.record = record;
   held.ctx = record ? core.context(record) : null;
@@ -63,7 +65,7 @@ export async function fetchBytes(url) {
 export async function ready(players, reading, target, speed, opts) {
   if (core.loaded(players, reading, target, speed)) return;
   if (!core.games().includes(core.key(players, reading, target, speed))) {
-    await solved({ players, rules: reading, target, speed }, { ui: true, cancel: !opts || opts.cancel !== false });
+    await solved({ players, reading, target, speed }, { ui: true, cancel: !opts || opts.cancel !== false });
     return;
   }
   const note = $("loading");
@@ -95,25 +97,27 @@ export const playersText = (n) => t("{n} players", { n });
 export const lossPerDecision = (n, totalPoints) => `${t("{n} decisions", { n })}; ${t("on average {mean} points of win probability given up per decision (0 is perfect).", { mean: words.fixed(totalPoints / n, 2) })}`;
 
 /** A new record of a mode: it always says its target, reading and Go Nuts! speed.
- * @param {string} mode @param {{rules: string, players: number, seat: number, target?: number, speed?: number}} cfg
+ * @param {string} mode @param {{reading: string, players: number, seat: number, target?: number, speed?: number}} cfg
  * @param {Record<string, any>} [extra] @returns {GameRecord} */
 export function newRecord(mode, cfg, extra) {
-  return Object.assign({ format: core.FORMAT, version: core.VERSION, rules: cfg.rules, players: cfg.players,
+  return Object.assign({ format: core.FORMAT, version: core.VERSION, reading: cfg.reading, players: cfg.players,
                          target: cfg.target === undefined ? TARGET : cfg.target, speed: cfg.speed === undefined ? 1 : cfg.speed,
                          you: cfg.seat, mode, events: [] }, extra || {});
 }
 /** A record's Go Nuts! speed (a record without one: as printed). @param {GameRecord} r */
 export const speedOf = (r) => (r.speed === undefined ? 1 : r.speed);
+/** A record's reading (records written before it had that name say "rules"). @param {any} r @returns {string} */
+export const readingOf = (r) => /** @type {string} */ (core.readingOf(r));
 /** The game a record is played in. @param {GameRecord} r */
-export const gameOf = (r) => core.game(r.players, r.rules, targetOf(r), speedOf(r));
+export const gameOf = (r) => core.game(r.players, readingOf(r), targetOf(r), speedOf(r));
 /** Make a record's game usable (ready). @param {GameRecord} r @param {{cancel?: boolean}} [opts] */
-export const readyFor = (r, opts) => ready(r.players, r.rules, targetOf(r), speedOf(r), opts);
+export const readyFor = (r, opts) => ready(r.players, readingOf(r), targetOf(r), speedOf(r), opts);
 /** @type {Map<string, import("../core/types.js").ValuesAt>} one backup per score state and game, remembered */
 const backups = new Map();
 /** The backup of a start state, computed once and shared (the advice, the why, the live chance).
  * @param {GameRecord} record @param {number[]} scores */
 export function backupOf(record, scores) {
-  const key = core.key(record.players, record.rules, targetOf(record), speedOf(record));
+  const key = core.key(record.players, readingOf(record), targetOf(record), speedOf(record));
   let at = backups.get(key);
   if (!at) { at = core.memoValues(gameOf(record)); backups.set(key, at); }
   return at(scores);
@@ -140,7 +144,7 @@ export function moverAdvice(record, st) {
   const g = gameOf(record), f = core.frame(st);
   const v = st.scores[st.seat] + st.t >= g.target ? undefined : backupOf(record, f);
   const a = core.adviseIn(g, f, st.t, st.n, v);
-  const why = a.reason === "optimal" ? words.why(a, core.explainIn(g, f, st.t, st.n, v), record.rules) : null;
+  const why = a.reason === "optimal" ? words.why(a, core.explainIn(g, f, st.t, st.n, v), readingOf(record)) : null;
   return { a, why };
 }
 /** One entry of a log, in words. @param {GameEvent} ev @param {string[]} names */
@@ -232,7 +236,7 @@ export const targetOf = (r) => (r.target === undefined ? data.record.default_tar
  * @param {GameRecord} r */
 export function checkTarget(r) {
   const speed = speedOf(r);
-  if (!Number.isFinite(speed) || !core.offered(r.players, r.rules, targetOf(r), speed)) {
+  if (!Number.isFinite(speed) || !core.offered(r.players, readingOf(r), targetOf(r), speed)) {
     const s = data.solve, params = { target: targetOf(r), min: s.targets[0], max: s.targets[1], speed: String(speed), speeds: s.speeds.join(", ") };
     throw new GonutsInputError(`it is a game to ${params.target} at Go Nuts! speed ${params.speed}, and this page plays to ${params.min} to ${params.max} at speeds ${params.speeds}`,
                                "it is a game to {target} at Go Nuts! speed {speed}, and this page plays to {min} to {max} at speeds {speeds}", params);

@@ -11,7 +11,7 @@ const DB = "gonuts-solved", GAMES = "games", USAGE = "usage", FORMAT = "gonuts-s
 /** What the kept games may take together (solver/site/pagegames.py KEPT_BUDGET). */
 const BUDGET = data.solve ? data.solve.budget : 0;
 
-/** @typedef {{players: number, rules: string, target: number, speed: number}} Spec */
+/** @typedef {{players: number, reading: string, target: number, speed: number}} Spec */
 /** @typedef {{key: string, format: string, spec: Spec, values: ArrayBuffer, crc32: number}} Entry a game kept */
 /** @typedef {{key: string, spec: Spec, size: number, used: number}} Usage when a kept game was last used, and its size */
 
@@ -56,7 +56,9 @@ async function drop(db, key) {
 function whole(e, key, spec) {
   if (!e || typeof e !== "object" || e.key !== key || e.format !== FORMAT || !(e.values instanceof ArrayBuffer)) return false;
   const s = e.spec;
-  if (!s || s.players !== spec.players || s.rules !== spec.rules || s.target !== spec.target || s.speed !== spec.speed) return false;
+  // a game kept before the reading had its name says "rules"
+  if (!s || s.players !== spec.players || (s.reading !== undefined ? s.reading : s.rules) !== spec.reading || s.target !== spec.target ||
+      s.speed !== spec.speed) return false;
   const N = spec.players, n = spec.target ** N * N;
   if (e.values.byteLength !== 8 * n || crc32(new Uint8Array(e.values)) !== e.crc32) return false;
   const v = new Float64Array(e.values);

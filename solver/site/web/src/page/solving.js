@@ -10,13 +10,13 @@ import { t } from "./i18n.js";
 import * as kept from "./kept.js";
 import { GonutsInputError, refuse } from "../core/errors.js";
 
-/** @typedef {{players: number, rules: string, target: number, speed: number}} Spec */
+/** @typedef {{players: number, reading: string, target: number, speed: number}} Spec */
 /** @typedef {{done: number, total: number}} Progress */
 /** @typedef {{startWin: Float64Array, memory: number, seconds: number, wall: number, residual: number, converged: boolean,
  *   iterations: number}} Result seconds: in the worker; wall: with the worker's start and the kernel's compile */
 
 /* The calibration game: big enough to time (tens of ms on a laptop), small enough to be a blink on a phone. */
-const CALIBRATION = { players: 3, rules: "summary", target: 30, speed: 1 };
+const CALIBRATION = { players: 3, reading: "summary", target: 30, speed: 1 };
 /* Relative work per unit G^(N+1)/N of each player count (measured with the kernel in Node: bench/bench_wasm.py;
  * docs/performance.md), so that one timed game scales to the others. */
 const WORK = { 2: 0.75, 3: 1, 4: 1.6 };
@@ -89,7 +89,7 @@ async function inWorker(spec, onProgress, signal) {
       else resolve({ ...m, wall: (performance.now() - began) / 1000 });
     };
     worker.onerror = (e) => { end(); reject(new GonutsInputError(`the solver stopped: ${e.message}`, "The solver stopped: {why}", { why: e.message || "" })); };
-    worker.postMessage({ job, id: "kernel", wasm: bytes, reading: data.readings[spec.rules], players: spec.players,
+    worker.postMessage({ job, id: "kernel", wasm: bytes, reading: data.readings[spec.reading], players: spec.players,
                          target: spec.target, speed: spec.speed, settings: data.solve.settings });
   });
 }
@@ -120,7 +120,7 @@ const mb = (bytes) => String(Math.max(1, Math.round(bytes / 2 ** 20)));
 /** @param {number} s */
 const secs = (s) => String(s < 10 ? Math.max(1, Math.round(s * 10) / 10) : Math.round(s));
 /** @param {Spec} s */
-const named = (s) => ({ players: s.players, reading: t(s.rules), target: s.target });
+const named = (s) => ({ players: s.players, reading: t(s.reading), target: s.target });
 
 /** The last game this page solved, as the solver measured it (window.gonuts.lastSolve: benches, tests).
  * @type {{key: string, seconds: number, memory: number, iterations: number, residual: number, estimate: {seconds: number, bytes: number}} | null} */
@@ -131,13 +131,13 @@ const running = new Map();
 /** Make a game the page does not embed usable: kept in this browser (read it), or solved now. A target or speed
  * left out is the page's own target, the printed speed. `ui`: say it on the page (the estimate, a bar, Cancel);
  * `cancel: false` offers no Cancel (a game being restored needs its values).
- * @param {{players: number, rules: string, target?: number, speed?: number}} asked
+ * @param {{players: number, reading: string, target?: number, speed?: number}} asked
  * @param {{ui?: boolean, cancel?: boolean, onProgress?: (p: Progress) => void}} [opts] */
 export function solved(asked, opts) {
   /** @type {Spec} */
-  const spec = { players: asked.players, rules: asked.rules, target: asked.target === undefined ? data.record.target : asked.target,
+  const spec = { players: asked.players, reading: asked.reading, target: asked.target === undefined ? data.record.target : asked.target,
                  speed: asked.speed === undefined ? 1 : asked.speed };
-  const key = core.key(spec.players, spec.rules, spec.target, spec.speed);
+  const key = core.key(spec.players, spec.reading, spec.target, spec.speed);
   const had = running.get(key);
   if (had) return had;
   const job = solve(key, spec, opts || {});
@@ -147,12 +147,12 @@ export function solved(asked, opts) {
 }
 /** @param {string} key @param {Spec} spec @param {{ui?: boolean, cancel?: boolean, onProgress?: (p: Progress) => void}} opts */
 async function solve(key, spec, opts) {
-  if (!core.solvable(spec.players, spec.rules, spec.target, spec.speed)) {
+  if (!core.solvable(spec.players, spec.reading, spec.target, spec.speed)) {
     refuse("This page solves games to {min} to {max} points, at Go Nuts! speeds {speeds}; not this one.",
            { min: data.solve.targets[0], max: data.solve.targets[1], speeds: data.solve.speeds.join(", ") });
   }
   const have = await kept.read(key, spec);
-  if (have) { core.add(spec.players, spec.rules, spec.target, spec.speed, have); return; }
+  if (have) { core.add(spec.players, spec.reading, spec.target, spec.speed, have); return; }
   const panel = $("solving"), line = $("solving-line"), bar = /** @type {HTMLProgressElement} */ (/** @type {unknown} */ ($("solving-bar")));
   const cancel = $("solving-cancel"), ctl = new AbortController();
   const onCancel = () => ctl.abort();
@@ -184,7 +184,7 @@ async function solve(key, spec, opts) {
       if (opts.onProgress) opts.onProgress(p);
     }, ctl.signal);
     if (!result.converged) refuse("The solver stopped: {why}", { why: `residual ${result.residual}` });
-    core.add(spec.players, spec.rules, spec.target, spec.speed, result.startWin);
+    core.add(spec.players, spec.reading, spec.target, spec.speed, result.startWin);
     last = { key, seconds: result.seconds, memory: result.memory, iterations: result.iterations, residual: result.residual,
              estimate: { seconds: est.seconds, bytes: est.bytes } };
     const { dropped } = await kept.write(key, spec, result.startWin);

@@ -8,7 +8,7 @@ import { drawAdvice, readingText } from "../../page/advice.js";
 import { owner } from "../../page/owner.js";
 import { oneAtATime, tap, redrawn } from "../../page/taps.js";
 import { ready, readyFor, checkTarget, wholeNumber, say, newRecord, youWin, drawBoard, moverAdvice, drawLog, turnText, drawOver,
-  seatLabels, seatOptions, pushEntered, undoEntered, hold, playersText, register } from "../../page/gametab.js";
+  seatLabels, seatOptions, pushEntered, undoEntered, hold, playersText, register, readingOf } from "../../page/gametab.js";
 import { initGameFields, readGameFields } from "../../page/gamefields.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
@@ -36,8 +36,8 @@ $("coach-setup").addEventListener("submit", (e) => { e.preventDefault(); startCo
 const startCoached = oneGameAction(async () => {
   let cfg;
   try {
-    cfg = { players: Number($("coach-players").value), rules: $("coach-rules").value, seat: Number($("coach-seat").value), ...readGameFields("coach") };
-    await ready(cfg.players, cfg.rules, cfg.target, cfg.speed);
+    cfg = { players: Number($("coach-players").value), reading: $("coach-rules").value, seat: Number($("coach-seat").value), ...readGameFields("coach") };
+    await ready(cfg.players, cfg.reading, cfg.target, cfg.speed);
   }
   catch (err) { showError($("coach-error"), say(err)); return; }
   await own.take(true);
@@ -109,7 +109,7 @@ function drawCoach() {
   $("coach-game").hidden = !r;
   if (!r) return;
   const st = /** @type {import("../../core/types.js").State} */ (coach.st), names = coachNames(r);
-  $("coach-reading").textContent = `${t("{n} players, target {target}.", { n: r.players, target: r.target === undefined ? 50 : r.target })} ${readingText(r.rules)}`;
+  $("coach-reading").textContent = `${t("{n} players, target {target}.", { n: r.players, target: r.target === undefined ? 50 : r.target })} ${readingText(readingOf(r))}`;
   drawBoard($("coach-board"), st, names);
   $("coach-turn").textContent = turnText(r, st, names);
   const mine = st.seat === r.you && st.phase !== "over";

@@ -10,13 +10,13 @@ import { tap, redrawn } from "../../page/taps.js";
 import { die, drawAdvice, readingText } from "../../page/advice.js";
 import { owner } from "../../page/owner.js";
 import { ready, readyFor, gameOf, speedOf, wholeNumber, say, newRecord, youWin, drawBoard, moverAdvice, drawLog, turnText, drawOver,
-  seatLabels, seatOptions, targetOf, checkTarget, playersText, register } from "../../page/gametab.js";
+  seatLabels, seatOptions, targetOf, checkTarget, playersText, register, readingOf } from "../../page/gametab.js";
 import { GonutsInputError, refuse } from "../../core/errors.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
 /** @typedef {import("../../core/dice.js").Rng} Rng */
 /** @typedef {import("../../core/dice.js").Tick} Tick */
-/** @typedef {{players: number, rules: string, target: number, speed: number, seat: number, opponents: Record<string, string>,
+/** @typedef {{players: number, reading: string, target: number, speed: number, seat: number, opponents: Record<string, string>,
  *   seed: number, fast: boolean}} PlayConfig */
 /** @typedef {{record: GameRecord, rng: number, fast?: boolean}} SavedPlay */
 
@@ -64,20 +64,20 @@ function playConfigFromForm() {
   const opponents = {};
   for (const inp of $("play-opps").querySelectorAll("input")) {
     const spec = inp.value.trim();
-    core.policy(spec, { players: n, rules: $("play-rules").value, ...game });
+    core.policy(spec, { players: n, reading: $("play-rules").value, ...game });
     opponents[String(inp.dataset.seat)] = spec;
   }
   const seedText = $("play-seed").value.trim();
   const seed = seedText === "" ? Math.floor(Math.random() * 4294967296) : wholeNumber(seedText, t("The seed"));
   if (seed > 4294967295) refuse("The seed must be below 4294967296");
-  return { players: n, rules: $("play-rules").value, ...game, seat, opponents, seed, fast: $("play-fast").checked };
+  return { players: n, reading: $("play-rules").value, ...game, seat, opponents, seed, fast: $("play-fast").checked };
 }
 /** @param {GameRecord} r @returns {Record<string, string | number>} */
 function playFragment(r) {
   const opps = r.opponents || {};
   const opp = Object.keys(opps).sort().map((k) => opps[k]).join(",");
   /** @type {Record<string, string | number>} */
-  const params = { seed: Number(r.seed), players: r.players, rules: r.rules, seat: r.you, opp };
+  const params = { seed: Number(r.seed), players: r.players, reading: readingOf(r), seat: r.you, opp };
   if (targetOf(r) !== TARGET) params.target = targetOf(r);        // a link to a game at the page's own target stays as it was
   if (speedOf(r) !== 1) params.speed = speedOf(r);
   if (play.fast) params.fast = 1;
@@ -158,7 +158,7 @@ function drawPlay() {
   if (!r) return;
   const st = core.replay(r), names = playNames(r);
   redrawn();
-  $("play-reading").textContent = `${t("{n} players, target {target}, seed {seed}.", { n: r.players, target: targetOf(r), seed: String(r.seed) })} ${readingText(r.rules)}`;
+  $("play-reading").textContent = `${t("{n} players, target {target}, seed {seed}.", { n: r.players, target: targetOf(r), seed: String(r.seed) })} ${readingText(readingOf(r))}`;
   drawBoard($("play-board"), st, names);
   $("play-turn").textContent = turnText(r, st, names);
   drawDice();
@@ -188,7 +188,7 @@ async function runComputers() {
       if (gen !== play.gen) return;
       if (st.phase === "decide") {
         const g = gameOf(r);
-        const choice = core.policy((r.opponents || {})[st.seat], { players: r.players, rules: r.rules, target: targetOf(r), speed: speedOf(r) }).roll(g, core.frame(st), st.t, st.n) ? "roll" : "stop";
+        const choice = core.policy((r.opponents || {})[st.seat], { players: r.players, reading: readingOf(r), target: targetOf(r), speed: speedOf(r) }).roll(g, core.frame(st), st.t, st.n) ? "roll" : "stop";
         playPush({ seat: st.seat, choice });
         if (choice === "roll") playRoll();
       } else {
@@ -229,7 +229,7 @@ $("play-setup").addEventListener("submit", async (e) => {
   e.preventDefault();
   try {
     const cfg = playConfigFromForm();
-    await ready(cfg.players, cfg.rules, cfg.target, cfg.speed);
+    await ready(cfg.players, cfg.reading, cfg.target, cfg.speed);
     await own.take(true);
     showError($("play-error"), ""); $("play-seed").value = "";
     if (play.record && !play.readOnly && inProgress(play.record)) {          // asked, and kept either way
@@ -243,8 +243,8 @@ $("play-setup").addEventListener("submit", async (e) => {
 function playFromFragment(params) {
   const n = params.players === undefined ? 2 : addressNumber(params.players, "players");
   if (!PLAYERS.includes(n)) refuse("this page plays {list} players, not {n}", { list: PLAYERS.join("/"), n: params.players });
-  const rules = params.rules || "rulebook";
-  if (!readingsFor(n).includes(rules)) refuse("this page has no {n}-player {rules} table", { n, rules });
+  const reading = params.reading || params.rules || "rulebook";        // links made before the reading had its name: rules=
+  if (!readingsFor(n).includes(reading)) refuse("this page has no {n}-player {rules} table", { n, rules: reading });
   const seat = params.seat === undefined ? 0 : addressNumber(params.seat, "seat");
   const target = params.target === undefined ? TARGET : addressNumber(params.target, "target");
   if (target !== TARGET && (target < TARGETS[0] || target > TARGETS[1])) refuse("The target is a whole number from {min} to {max}.", { min: TARGETS[0], max: TARGETS[1] });
@@ -258,18 +258,18 @@ function playFromFragment(params) {
   for (let i = 0; i < n; i++) {
     if (i === seat) continue;
     const spec = specs[Math.min(j, specs.length - 1)] || "optimal";
-    core.policy(spec, { players: n, rules, target, speed });
+    core.policy(spec, { players: n, reading, target, speed });
     opponents[String(i)] = spec; j++;
   }
   const seed = addressNumber(params.seed, "seed");
   if (seed > 4294967295) refuse("The seed must be below 4294967296");
-  return { players: n, rules, target, speed, seat, opponents, seed, fast: params.fast === "1" };
+  return { players: n, reading, target, speed, seat, opponents, seed, fast: params.fast === "1" };
 }
 /* A saved game the page can replay but not play (a computer policy it cannot play): shown read-only,
  * with the reason, when this page has its table; it is kept aside either way. */
 /** @param {GameRecord} record @param {string} why */
 async function openReadOnly(record, why) {
-  const valued = core.offered(record.players, record.rules, targetOf(record), speedOf(record));
+  const valued = core.offered(record.players, readingOf(record), targetOf(record), speedOf(record));
   if (valued) await readyFor(record, { cancel: false });
   play.gen++;
   play.record = record; play.readOnly = true; play.unvalued = !valued;
@@ -281,15 +281,15 @@ async function openReadOnly(record, why) {
 /** @param {GameRecord} r */
 function playable(r) {
   checkTarget(r);
-  if (!core.offered(r.players, r.rules, targetOf(r), speedOf(r))) refuse("this page has no {n}-player {rules} table", { n: r.players, rules: r.rules });
+  if (!core.offered(r.players, readingOf(r), targetOf(r), speedOf(r))) refuse("this page has no {n}-player {rules} table", { n: r.players, rules: readingOf(r) });
   if (r.opponents === null || typeof r.opponents !== "object") refuse("it names no computer players");
   for (let i = 0; i < r.players; i++) {
-    if (i !== r.you) core.policy(r.opponents[String(i)], { players: r.players, rules: r.rules, target: targetOf(r), speed: speedOf(r) });
+    if (i !== r.you) core.policy(r.opponents[String(i)], { players: r.players, reading: readingOf(r), target: targetOf(r), speed: speedOf(r) });
   }
 }
 /** @param {GameRecord | null | undefined} a @param {PlayConfig | null} b */
 function sameGame(a, b) {
-  return a && b && a.seed === b.seed && a.players === b.players && a.rules === b.rules && a.you === b.seat &&
+  return a && b && a.seed === b.seed && a.players === b.players && readingOf(a) === b.reading && a.you === b.seat &&
     targetOf(a) === b.target && speedOf(a) === b.speed &&
     JSON.stringify(a.opponents) === JSON.stringify(b.opponents);
 }
@@ -329,7 +329,7 @@ export async function restorePlay(frag) {
     showError($("play-error"), t("This play address has no seed (#play&seed=42&...): it starts no game."));
   }
   if (frag.tab === "play" && frag.params.seed !== undefined) {
-    try { cfg = playFromFragment(frag.params); await ready(cfg.players, cfg.rules, cfg.target, cfg.speed); }
+    try { cfg = playFromFragment(frag.params); await ready(cfg.players, cfg.reading, cfg.target, cfg.speed); }
     catch (err) { showError($("play-error"), say(err)); cfg = null; }
   }
   if (cfg && play.record && sameGame(play.record, cfg)) {

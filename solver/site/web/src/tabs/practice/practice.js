@@ -12,7 +12,7 @@ import { refuse } from "../../core/errors.js";
 import { drawCards } from "./cards.js";
 
 /** @typedef {import("../../core/practice.js").Pick} Pick */
-/** @typedef {{seed: number, count: number, players: number, rules: string, target?: number, speed?: number, daily: string | null,
+/** @typedef {{seed: number, count: number, players: number, reading: string, rules?: string, target?: number, speed?: number, daily: string | null,
  *   answers: string[]}} Session a session (target and speed: the page's target and the printed speed when absent) */
 /** @typedef {{mean: number, n: number, right: number, what: string}} Result */
 
@@ -72,7 +72,7 @@ function drawScores() {
     s.best ? line("Best: {mean} points per decision over {n} ({right} right, {what}).", s.best) : ""].filter(Boolean).join(" ");
 }
 
-/* A session: {seed, count, players, rules, daily: "YYYY-MM-DD" or null, answers: ["roll" | "stop", ...]}. */
+/* A session: {seed, count, players, reading (older sessions: rules), daily: "YYYY-MM-DD" or null, answers: ["roll" | "stop", ...]}. */
 /** @param {Session} session @param {boolean} [restoring] a session taken up at start: its game is solved without a Cancel */
 async function start(session, restoring) {
   showError($("prac-error"), "");
@@ -82,8 +82,8 @@ async function start(session, restoring) {
       refuse("The target is a whole number from {min} to {max}.", { min: TARGETS[0], max: TARGETS[1] });
     }
     if (speed !== undefined && !SPEEDS.includes(speed)) refuse("The solver stopped: {why}", { why: `speed ${speed}` });
-    await ready(session.players, session.rules, target, speed, { cancel: !restoring });
-    prac.g = core.game(session.players, session.rules, target, speed);
+    await ready(session.players, session.reading, target, speed, { cancel: !restoring });
+    prac.g = core.game(session.players, session.reading, target, speed);
     prac.picks = core.practiceIn(prac.g, session.seed, session.count);
   } catch (e) {
     const msg = say(e);
@@ -107,7 +107,7 @@ function drawFew() {
 /** @param {number} i */
 function ask(i) {
   const s = /** @type {Session} */ (prac.session), p = prac.picks[i];
-  $("prac-progress").textContent = t("{what}: decision {k} of {n}", { what: s.daily ? t("Daily set {date}", { date: s.daily }) : t("{n} players, {reading}", { n: s.players, reading: t(s.rules) }), k: i + 1, n: s.count });
+  $("prac-progress").textContent = t("{what}: decision {k} of {n}", { what: s.daily ? t("Daily set {date}", { date: s.daily }) : t("{n} players, {reading}", { n: s.players, reading: t(s.reading) }), k: i + 1, n: s.count });
   $("prac-state").textContent = t("Scores {scores}; {turn}; {dice} live.", { scores: p.scores.map((x, k) => (k === 0 ? t("{x} (you)", { x }) : String(x))).join(", "),
     turn: t("{n} turn points", { n: p.turn }), dice: t("{n} dice", { n: p.dice }) });
   for (const b of ["prac-roll", "prac-stop"]) { $(b).removeAttribute("aria-disabled"); $(b).classList.remove("advised", "chosen"); }
@@ -126,7 +126,7 @@ function answer(choice) {
   const loss = lossOf(p, choice), best = p.action;
   for (const b of ["prac-roll", "prac-stop"]) $(b).setAttribute("aria-disabled", "true");
   $(`prac-${best}`).classList.add("advised"); $(`prac-${choice}`).classList.add("chosen");
-  const why = words.why(p, core.explainIn(/** @type {import("../../core/types.js").Game} */ (prac.g), p.scores, p.turn, p.dice), s.rules);
+  const why = words.why(p, core.explainIn(/** @type {import("../../core/types.js").Game} */ (prac.g), p.scores, p.turn, p.dice), s.reading);
   $("prac-verdict").replaceChildren(
     el("p", { class: `verdict ${loss === 0 ? "roll" : "stop"}`, id: "prac-judged", "data-loss": String(loss),
               text: loss === 0 ? (best === "roll" ? t("Right: roll.") : t("Right: stop."))
@@ -145,7 +145,7 @@ function finish() {
   const right = losses.filter((x) => x === 0).length, m = mean(losses), n = losses.length;
   const st = saved();
   if (n) {
-    const result = { mean: m, n, right, what: s.daily ? `daily set ${s.daily}` : `${s.players} players, ${s.rules}` };
+    const result = { mean: m, n, right, what: s.daily ? `daily set ${s.daily}` : `${s.players} players, ${s.reading}` };
     st.last = result;
     if (!st.best || m < st.best.mean || (m === st.best.mean && n > st.best.n)) st.best = result;
     if (s.daily && n === s.count) { st.daily = Object.assign({}, st.daily); if (!st.daily[s.daily]) st.daily[s.daily] = losses; }
@@ -183,11 +183,11 @@ $("prac-form").addEventListener("submit", (e) => {
   let game;
   try { game = readGameFields("prac"); } catch (err) { showError($("prac-error"), say(err)); return; }
   const seed = crypto.getRandomValues(new Uint32Array(1))[0];
-  start({ seed, count, players: Number($("prac-players").value), rules: $("prac-rules").value, ...game, daily: null, answers: [] });
+  start({ seed, count, players: Number($("prac-players").value), reading: $("prac-rules").value, ...game, daily: null, answers: [] });
 });
 $("prac-daily").addEventListener("click", () => {
   const d = today();
-  start({ seed: core.dailySeed(d[0], d[1], d[2]), count: DAILY.count, players: DAILY.players, rules: DAILY.rules, daily: iso(d), answers: [] });
+  start({ seed: core.dailySeed(d[0], d[1], d[2]), count: DAILY.count, players: DAILY.players, reading: DAILY.reading, daily: iso(d), answers: [] });
 });
 $("prac-roll").addEventListener("click", () => answer("roll"));
 $("prac-stop").addEventListener("click", () => answer("stop"));
@@ -206,7 +206,10 @@ export function restore() {
   const s = saved().session;
   const ok = s && Number.isInteger(s.seed) && Number.isInteger(s.count) && Array.isArray(s.answers) &&
     s.answers.every((/** @type {unknown} */ a) => a === "roll" || a === "stop") && s.answers.length <= s.count;
-  if (ok) return start(s, true);
+  if (ok) {
+    if (s.reading === undefined && s.rules !== undefined) { s.reading = s.rules; delete s.rules; }   // saved before the name
+    return start(s, true);
+  }
   return null;
 }
 /** A saved result's "what" (stored in English: "daily set DATE" or "N players, READING") in the language. @param {string} what */

@@ -4,7 +4,7 @@ import { data, core } from "../../page/context.js";
 import { $, el, showError, fillSelect, download } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { onOpen } from "../../page/tabs.js";
-import { readyFor, targetOf, speedOf, recordOf, say, mostRecent, lossPerDecision } from "../../page/gametab.js";
+import { readyFor, readingOf, targetOf, speedOf, recordOf, say, mostRecent, lossPerDecision } from "../../page/gametab.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
 /** @typedef {import("../../core/record.js").Review} Review */
@@ -44,7 +44,7 @@ async function render() {
   /** @type {Review} */
   let rv;
   try {
-    if (record && typeof record === "object" && core.offered(record.players, record.rules, targetOf(record), speedOf(record))) await readyFor(record);
+    if (record && typeof record === "object" && core.offered(record.players, readingOf(record), targetOf(record), speedOf(record))) await readyFor(record);
     rv = core.review(record, $("rev-seat-label").hidden ? undefined : Number($("rev-seat").value));
   } catch (e) { showError(err, say(e)); $("rev-export").disabled = true; return; }
   /** @param {number} k */
@@ -53,7 +53,7 @@ async function render() {
   const scores = rv.scores.join(" \u2013 "), who = name(rv.seat);
   const status = rv.winner === null ? t("Game in progress: {scores}.", { scores })
     : rv.winner === rv.seat && mine ? t("You won, {scores}.", { scores }) : t("{who} won, {scores}.", { who: name(rv.winner), scores });
-  const game = t("{n} players, {reading} reading", { n: rv.players, reading: t(rv.rules) });
+  const game = t("{n} players, {reading} reading", { n: rv.players, reading: t(rv.reading) });
   const whose = mine ? t("you at seat {k}", { k: rv.you + 1 }) : t("{who} (seat {k}) reviewed", { who, k: rv.seat + 1 });
   out.append(el("p", { text: `${status} ${game}, ${whose}.` }));
   if (!rv.decisions.length) {

@@ -11,7 +11,7 @@ import { csvCell } from "../../page/names.js";
 import { recent } from "./recent.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
-/** @typedef {{game: number, started: string, players: number, rules: string, target: number, finished: boolean,
+/** @typedef {{game: number, started: string, players: number, reading: string, target: number, finished: boolean,
  *   winner: string, player: string, seat: number, score: number, won: boolean, decisions: number, loss_points: number,
  *   mean_loss_points: number, luck_points: number, own_decisions_points: number, others_decisions_points: number,
  *   banked_turns_points: number}} Row */
@@ -40,7 +40,7 @@ export async function rows() {
       await readyFor(r);
       core.reviews(r).forEach((rv, k) => {
         const n = rv.decisions.length;
-        out.push({ game: i + 1, started: typeof r.started === "string" ? r.started : "", players: r.players, rules: r.rules,
+        out.push({ game: i + 1, started: typeof r.started === "string" ? r.started : "", players: r.players, reading: rv.reading,
                    target: rv.target, finished: rv.winner !== null, winner: rv.winner === null ? "" : nameOf(r, rv.winner),
                    player: nameOf(r, k), seat: k + 1, score: rv.scores[k], won: rv.winner === k, decisions: n,
                    loss_points: rv.total_loss_points, mean_loss_points: n ? rv.total_loss_points / n : 0,

@@ -6,7 +6,7 @@ import { PLAYERS, readingsFor, data } from "../../page/context.js";
 import { $, el, showError, fillSelect } from "../../page/dom.js";
 import { t } from "../../page/i18n.js";
 import { cleanName as clean, graphemes, sameName } from "../../page/names.js";
-import { ready, say, playersText } from "../../page/gametab.js";
+import { ready, say, playersText, readingOf } from "../../page/gametab.js";
 import { initGameFields, readGameFields, setGameFields, TARGETS, SPEEDS } from "../../page/gamefields.js";
 import { refuse } from "../../core/errors.js";
 import { storageKey } from "../../page/storage.js";
@@ -16,7 +16,7 @@ export const NAME_MAX = data.record.names.max;
 /** A name as the page keeps it (page/names.js), with the marks a letter may carry from the page's data.
  * @param {unknown} text */
 export const cleanName = (text) => clean(text, data.record.names.marks);
-/** @typedef {{players: number, rules: string, target?: number, speed?: number, names: string[], hints: boolean[], colours?: number[]}} Setup */
+/** @typedef {{players: number, reading: string, target?: number, speed?: number, names: string[], hints: boolean[], colours?: number[]}} Setup */
 const SETUP_KEY = storageKey("gonuts.table-setup.v1");
 
 /** The last table's setup, if one is kept and has the shape of one (anything else is ignored: a convenience).
@@ -24,11 +24,12 @@ const SETUP_KEY = storageKey("gonuts.table-setup.v1");
 function last() {
   try {
     const s = JSON.parse(localStorage.getItem(SETUP_KEY) || "null");
-    if (s && PLAYERS.includes(s.players) && typeof s.rules === "string" && Array.isArray(s.names) && Array.isArray(s.hints) &&
+    const reading = s && (s.reading !== undefined ? s.reading : s.rules);     // a setup kept before the reading had its name
+    if (s && PLAYERS.includes(s.players) && typeof reading === "string" && Array.isArray(s.names) && Array.isArray(s.hints) &&
         s.names.length === s.players && s.names.every((/** @type {unknown} */ x) => typeof x === "string" && graphemes(cleanName(x)) <= NAME_MAX)) {
       const target = Number.isInteger(s.target) && s.target >= TARGETS[0] && s.target <= TARGETS[1] ? s.target : undefined;
       const speed = SPEEDS.includes(s.speed) ? s.speed : undefined;
-      return { players: s.players, rules: s.rules, target, speed, names: s.names.map(cleanName), hints: s.names.map((/** @type {string} */ _, /** @type {number} */ i) => s.hints[i] !== false) };
+      return { players: s.players, reading, target, speed, names: s.names.map(cleanName), hints: s.names.map((/** @type {string} */ _, /** @type {number} */ i) => s.hints[i] !== false) };
     }
   } catch (e) { /* unreadable: the form's defaults */ }
   return null;
@@ -42,7 +43,7 @@ export function remember(s) {
  * @param {Setup} [from] */
 export function setupChanged(from) {
   const n = Number($("table-players").value);
-  fillSelect($("table-rules"), readingsFor(n).map((r) => [r, t(r)]), from ? from.rules : $("table-rules").value);
+  fillSelect($("table-rules"), readingsFor(n).map((r) => [r, t(r)]), from ? from.reading : $("table-rules").value);
   const old = from ? from.names : [...$("table-names").querySelectorAll("input[type=text]")].map((i) => /** @type {HTMLInputElement} */ (i).value);
   const hints = from ? from.hints : [...$("table-names").querySelectorAll("input[type=checkbox]")].map((i) => /** @type {HTMLInputElement} */ (i).checked);
   $("table-names").replaceChildren(...Array.from({ length: n }, (_, i) => el("div", { class: "row" },
@@ -71,7 +72,7 @@ export function initSetup(begin) {
   setupChanged(kept || undefined);
   $("table-setup").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const n = Number($("table-players").value), rules = $("table-rules").value;
+    const n = Number($("table-players").value), reading = $("table-rules").value;
     /** @type {string[]} */
     const names = [];
     const hints = [];
@@ -87,19 +88,19 @@ export function initSetup(begin) {
         if (names.some((x) => sameName(x, name))) refuse("Two players are called {name}: give each a name of their own", { name });
         names.push(name); hints.push($(`table-hint-${i}`).checked);
       }
-      await ready(n, rules, game.target, game.speed);
+      await ready(n, reading, game.target, game.speed);
     } catch (err) { showError($("table-setup-error"), say(err)); return; }
     showError($("table-setup-error"), "");
-    await begin({ players: n, rules, ...game, names, hints });
+    await begin({ players: n, reading, ...game, names, hints });
   });
 }
 /** The setup of the game after `r`: the same players, rules, target, speed and switches, the next in turn order
  * first, each player keeping their colour.
- * @param {{players: number, rules: string, target?: number, speed?: number, names: string[], hints: boolean[], colours?: unknown}} r
+ * @param {{players: number, reading?: string, rules?: string, target?: number, speed?: number, names: string[], hints: boolean[], colours?: unknown}} r
  * @returns {Setup} */
 export function nextSetup(r) {
   const N = r.players, k = (/** @type {number} */ i) => (i + 1) % N, colours = coloursOf(r);
-  return { players: N, rules: r.rules, target: r.target, speed: r.speed, names: r.names.map((_, i) => r.names[k(i)]), hints: r.names.map((_, i) => !!r.hints[k(i)]),
+  return { players: N, reading: readingOf(r), target: r.target, speed: r.speed, names: r.names.map((_, i) => r.names[k(i)]), hints: r.names.map((_, i) => !!r.hints[k(i)]),
            colours: r.names.map((_, i) => colours[k(i)]) };
 }
 /** Each seat's colour (0 to 3) in a table game: its record's `colours` when they are one each, else the seat's own.

@@ -15,7 +15,7 @@ import { drawAdvice, tossUp } from "../../page/advice.js";
 import { showGrid, warmGrids, onRoll } from "./grids.js";
 import { owner } from "../../page/owner.js";
 import { ready, readyFor, gameOf, checkTarget, wholeNumber, say, newRecord, describe, drawLog, pushEntered, undoEntered, hold,
-  playersText, register, backupOf, lossPerDecision } from "../../page/gametab.js";
+  playersText, register, backupOf, lossPerDecision, readingOf } from "../../page/gametab.js";
 import { refuse } from "../../core/errors.js";
 import { initSetup, setupChanged, remember, fillFrom, nextSetup, coloursOf, cleanName, NAME_MAX } from "./setup.js";
 import { TABLE_KEY, RECENT_KEY, recent, lines, setAside, takeOut } from "./recent.js";
@@ -87,7 +87,7 @@ const resumeRecent = oneGameAction(async (/** @type {number} */ i) => {
 /** Start a new game (the form's, or Play again's); the running one is set aside, never discarded.
  * @param {import("./setup.js").Setup} s */
 const begin = oneGameAction(async (/** @type {import("./setup.js").Setup} */ s) => {
-  try { await ready(s.players, s.rules, s.target, s.speed); }
+  try { await ready(s.players, s.reading, s.target, s.speed); }
   catch (err) { showError($("table-setup-error"), say(err)); return; }
   await own.take(true);
   if (!setAside(table.record, table.st)) {
@@ -96,7 +96,7 @@ const begin = oneGameAction(async (/** @type {import("./setup.js").Setup} */ s) 
   }
   showError($("table-setup-error"), "");
   const extra = { names: s.names, hints: s.hints, ...(s.colours ? { colours: s.colours } : {}), started: new Date().toISOString() };
-  hold(table, newRecord("table", { players: s.players, rules: s.rules, target: s.target, speed: s.speed, seat: 0 }, extra));
+  hold(table, newRecord("table", { players: s.players, reading: s.reading, target: s.target, speed: s.speed, seat: 0 }, extra));
   table.nuts = 0;
   save();
   keepStorage();
@@ -220,7 +220,7 @@ function drawTable() {
       if (drawing !== detailsDrawn) return;
       const g = gameOf(r), f = core.frame(st);
       const labels = Array.from({ length: N }, (_, k) => names[(st.seat + k) % N]);
-      drawAdvice(details, a, labels, a.reason === "optimal" ? words.why(a, core.explainIn(g, f, st.t, st.n, valuesAt(r, f)), r.rules) : null);
+      drawAdvice(details, a, labels, a.reason === "optimal" ? words.why(a, core.explainIn(g, f, st.t, st.n, valuesAt(r, f)), readingOf(r)) : null);
       details.removeAttribute("aria-busy");
     });
   } else {             // hidden as it is (kept laid out apart: no layout of the page now), emptied after the paint
@@ -228,7 +228,7 @@ function drawTable() {
     details.removeAttribute("aria-busy");
     if (details.firstChild) afterPaint(() => { if (drawing === detailsDrawn) details.replaceChildren(); });
   }
-  warmGrids(core.reading(r.rules).dice);
+  warmGrids(core.reading(readingOf(r)).dice);
   if (st.phase === "start" && r.hints[st.seat]) {       // the turn's first decision will need this backup: made now, idle
     afterPaint(() => { if (table.st === st) valuesAt(r, core.frame(st)); });
   }
