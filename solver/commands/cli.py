@@ -18,6 +18,7 @@ from solver.commands.helptext import HELP
 from solver.commands.options import (
     READINGS,
     Bounded,
+    PathArg,
     emit,
     json_option,
     policies_option,
@@ -46,7 +47,7 @@ def cli() -> None:
 
 @cli.command(help=HELP["build"])
 @rule_options
-@click.option("--out", type=click.Path(), default=None,
+@click.option("--out", type=PathArg(), default=None,
               help="Where to write the table; a folder (or a path ending in /) gets the default name in it. "
                    "[default: ./<game>-<N>p-t<target>-<rules>.npz]")
 @click.option("--resume", is_flag=True, help="Continue an interrupted build of the same --out from its checkpoint.")
@@ -98,7 +99,7 @@ def advise(scores: str, turn: int, dice: int | None, explain: bool, table_path: 
 
 
 @cli.command(help=HELP["info"])
-@click.argument("path", type=click.Path(dir_okay=False))
+@click.argument("path", type=PathArg(dir_okay=False))
 @json_option
 def info(path: str, as_json: bool) -> None:
     from solver.store import tables
@@ -107,7 +108,7 @@ def info(path: str, as_json: bool) -> None:
 
 
 @cli.command(help=HELP["verify"])
-@click.argument("path", type=click.Path(dir_okay=False))
+@click.argument("path", type=PathArg(dir_okay=False))
 @click.option("--tol", type=Bounded(real=True, above=0.0), default=None,
               help="Largest Bellman error accepted. [default: the table's tolerance, at least 1e-12]")
 @json_option
@@ -186,7 +187,7 @@ def fair(players: int, reading: str, target: int, head_starts: str | None, table
 
 @cli.command(help=HELP["plot"])
 @click.argument("kind", type=click.Choice(["boundary", "win", "payout"]))
-@click.option("--out", type=click.Path(), default=None,
+@click.option("--out", type=PathArg(), default=None,
               help="Image file (.png, .svg or .pdf), or a folder for the default name. [default: gonuts-KIND.png]")
 @table_option
 @rule_options
@@ -202,9 +203,9 @@ def plot(kind: str, out: str | None, table_path: str | None, knobs: Knobs) -> No
 
 
 @cli.command(help=HELP["web"])
-@click.option("--out", type=click.Path(), default=None,
+@click.option("--out", type=PathArg(), default=None,
               help="Where to write the page, or a folder for the default name. [default: gonuts.html]")
-@click.option("--site", type=click.Path(file_okay=False), default=None,
+@click.option("--site", type=PathArg(file_okay=False), default=None,
               help="Write the installable app (a static site that works offline) into this folder instead.")
 @click.option("--force", is_flag=True, help="With --site: write into a folder that holds other files.")
 @click.option("--players", "players_text", default="2,3,4", show_default=True, help="Player counts to embed.")
@@ -225,13 +226,13 @@ def web(out: str | None, site: str | None, force: bool, players_text: str, rules
 
 
 @cli.command(help=HELP["review"])
-@click.argument("record_path", metavar="GAME.json", type=click.Path(dir_okay=False))
+@click.argument("record_path", metavar="GAME.json", type=PathArg(dir_okay=False))
 @click.option("--seat", type=Bounded(1, 4), default=None, help="The seat to review, 1 to 4 (seat 1 moves first; "
               "the record's own \"you\" field counts from 0). [default: the record's \"you\"; every seat of a history]")
 @click.option("--all-seats", is_flag=True, help="Review every seat (a table game holds them all).")
 @click.option("--game", type=Bounded(1), default=None, help="Of a history file (the page's Table export): this game "
               "only, numbered from 1, newest first. [default: all]")
-@click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--table", "table_path", type=PathArg(dir_okay=False), default=None,
               help="Review with this table (its rules must be the game's). [default: the shipped or cached table, "
                    "or the page's own values where no exact table is here]")
 @json_option

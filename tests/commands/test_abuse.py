@@ -81,8 +81,18 @@ def test_the_cache_folder_is_made_for_its_owner_only(tmp_path):
 
 # -- refused before any work -------------------------------------------------------------------------
 
+@pytest.mark.parametrize("argv", [["build", "--out", "a\0b"], ["info", "\0"], ["verify", "x\0.npz"],
+                                  ["plot", "win", "--out", "\0.png"], ["web", "--site", "s\0"], ["review", "g\0.json"],
+                                  ["advise", "--scores", "1,2", "--table", "t\0.npz"]])
+def test_a_path_with_a_nul_character_is_refused_in_one_line(argv):
+    """A path that no system can hold (a NUL in it) is a usage error, said once, before click or the system sees it."""
+    code, out, err = call(argv)
+    one_line(code, err, want=2)
+    assert "a path cannot hold a NUL character" in err and out == ""
+
+
 def record(tmp_path, **fields):
-    r = {"format": "gonuts-game", "version": 1, "rules": "rulebook", "players": 2, "you": 0, "events": [], **fields}
+    r = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "you": 0, "events": [], **fields}
     path = tmp_path / "game.json"
     path.write_text(json.dumps(r))
     return path
@@ -115,13 +125,13 @@ def test_a_strangers_record_never_starts_a_long_build(tmp_path):
     code, _, err = call(["review", record(tmp_path, players=3, target=10 ** 6)], GONUTS_SOLVE_CACHE=tmp_path / "cache")
     assert "memory" in one_line(code, err) and "--force" not in err and "building it once" not in err
     assert time.monotonic() - t0 < 30 and tables_in(tmp_path) == []
-    code, _, err = call(["review", record(tmp_path, rules="summary"), "--seat", 3],
+    code, _, err = call(["review", record(tmp_path, reading="summary"), "--seat", 3],
                         GONUTS_SOLVE_CACHE=tmp_path / "cache")
     assert "--seat 3: this game has 2 players" in one_line(code, err, 2) and tables_in(tmp_path) == []
 
 
 def test_a_small_table_for_a_record_is_built(tmp_path):
-    code, out, err = call(["review", record(tmp_path, target=20, rules="summary"), "--json"],
+    code, out, err = call(["review", record(tmp_path, target=20, reading="summary"), "--json"],
                           GONUTS_SOLVE_CACHE=tmp_path / "cache")
     assert code == 0, err
     assert json.loads(out)["target"] == 20 and tables_in(tmp_path / "cache") == ["gonuts-2p-t20-summary.npz"]
