@@ -43,6 +43,7 @@ def test_the_linux_wheel_builds_tables_and_the_page_where_no_compiler_exists(tmp
     assert "solver/shipped/gonuts-2p-t50-summary.npz" in names
     assert "cli.py" not in names and "solver/commands/cli.py" in names      # no top-level module of a common name
     assert "solver/site/web/kernels.wasm" in names
+    assert "solver/py.typed" in names                                      # a type checker reads its annotations
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", venv])
     python = venv / "bin" / "python"
