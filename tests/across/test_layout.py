@@ -123,19 +123,15 @@ TESTED_IN = {
     "commands/text.py": "commands/test_cli.py", "commands/reviews.py": "play/test_record.py",
     "commands/drills.py": "play/test_practice.py", "commands/helptext.py": "commands/test_streams.py",
     "commands/signals.py": "commands/test_abuse.py", "commands/progress.py": "commands/test_abuse.py",
-    "engine/bits.py": "engine/test_kernels.py",
     "engine/resources.py": "commands/test_abuse.py", "engine/settings.py": "engine/test_portable.py",
-    "errors.py": "game/test_rules.py", "files.py": "commands/test_abuse.py",
-    "numbers.py": "site/test_shared_rules.py", "game/dice.py": "site/test_shared_rules.py",
-    "game/loop.py": "site/test_shared_rules.py", "game/moves.py": "site/test_shared_rules.py",
-    "game/turn.py": "engine/test_solve.py", "lab/grammar.py": "site/test_shared_rules.py",
+    "files.py": "commands/test_abuse.py",
+    "game/turn.py": "engine/test_solve.py",
     "lab/policies.py": "engine/test_evaluate.py", "lab/strategy.py": "lab/test_race.py",
     "play/advise.py": "play/test_explain.py", "play/dice.py": "play/test_practice.py",
     "play/words.py": "site/test_page_words.py", "reference/bellman.py": "engine/test_solve.py",
     "site/icons.py": "site/test_website.py", "site/pagedata.py": "site/test_shipped_page.py",
     "site/pagegames.py": "site/test_shipped_page.py",
     "site/pagevalues.py": "site/test_shipped_page.py", "store/library.py": "test_api.py",
-    "store/verify.py": "commands/test_cli.py",
 }
 NO_LOGIC = {"version.py"}                   # a version string
 

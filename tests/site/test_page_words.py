@@ -1,10 +1,9 @@
 """The page's words come from its catalogues: the English one holds exactly the keys the page's sources ask for
 (tests/page_words.py reads them from web/page.html and web/src), so a word added in the code without a catalogue
 entry, or an entry nothing asks for, fails here; every other language is checked key for key under Node
-(tests/js/words.test.mjs). And the number reader's fixture still says what solver/numbers.py says."""
+(tests/js/words.test.mjs)."""
 import json
 
-import number_fixtures
 import page_words
 import pytest
 
@@ -24,8 +23,3 @@ def test_every_language_has_the_english_keys():
     for lang in page_words.LANGUAGES:
         other = json.loads((page_words.WEB / "messages" / f"{lang}.json").read_text(encoding="utf-8"))
         assert set(other) == set(en), lang
-
-
-def test_the_number_fixture_still_says_what_python_says():
-    fixture = json.loads(number_fixtures.FIXTURE.read_text(encoding="utf-8"))
-    assert fixture["cases"] == number_fixtures.cases()

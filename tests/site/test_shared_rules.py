@@ -18,8 +18,6 @@ from pathlib import Path
 import pytest
 
 from solver.game.rules import Rules
-from solver.lab import grammar
-from solver.lab.policies import parse
 from solver.play.record import RecordError, replay
 from solver.site import pagegames
 
@@ -40,26 +38,7 @@ def record_of(fx, case):
     return {k: v for k, v in rec.items() if v is not None}
 
 
-POLICIES = fixture("policies.json")["cases"]
 RECORDS = fixture("records.json")
-
-
-@pytest.mark.parametrize("case", POLICIES, ids=[c["spec"][:40] for c in POLICIES])
-def test_the_policy_grammar_gives_the_fixtures_name_or_refusal(case):
-    target, dice = case.get("target", 50), case.get("dice", 5)
-    if "error" in case:
-        with pytest.raises(grammar.PolicyError) as err:
-            grammar.read(case["spec"], target, dice)
-        assert str(err.value) == case["error"]
-    else:
-        assert grammar.read(case["spec"], target, dice).name == case["name"]
-
-
-@pytest.mark.parametrize("case", [c for c in POLICIES if "error" not in c and "page_error" not in c
-                                  and c["name"] != "optimal"], ids=lambda c: c["spec"][:40])
-def test_the_policies_the_cli_builds_carry_the_normalized_name(case):
-    rules = Rules.from_options(reading="rulebook", target=case.get("target", 50))
-    assert parse(case["spec"], rules, 5).name == case["name"]
 
 
 @pytest.mark.parametrize("case", RECORDS["cases"], ids=[c["name"] for c in RECORDS["cases"]])
