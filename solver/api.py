@@ -98,8 +98,8 @@ def _rules(options: dict[str, Any]) -> Rules:
 
 def table(*, max_build_seconds: float | None = None, progress: Progress | None = None,
           cache: Path | str | None = None, **options: Any) -> Table:
-    """The table of a game, shipped, cached or built now (a 4-player game to 50 takes about 16 s here; follow it
-    with ``progress(done, total)``, or refuse it past ``max_build_seconds``). Options: ``Rules.from_options``'s.
+    """The table of a game, shipped, cached or built now (a 4-player game takes a while: follow it with
+    ``progress(done, total)``, or refuse it past ``max_build_seconds``). Options: ``Rules.from_options``'s.
 
     >>> table(players=3, target=50, reading="summary").players
     3

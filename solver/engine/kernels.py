@@ -10,7 +10,7 @@ Where it comes from, in this order:
   to ``compile``): compiled once with ``$CC`` (any command, ``ccache gcc`` too; else ``cc``, ``gcc`` or
   ``clang``) into the table cache, named by a hash of the source, the flags, the compiler's command and
   version and the machine, and loaded with ctypes only if this user owns it and nobody else can write it
-  or its folder (``trusted``). Compiling takes about 3 s, once; loading takes a millisecond.
+  or its folder (``trusted``). It is compiled once; every later process only loads it.
 
 Which build runs is chosen when it is loaded (``settings.variant``): the AVX build where the CPU and the
 operating system have AVX, else the baseline build. Both do the same IEEE operations in the same order

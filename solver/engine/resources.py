@@ -8,12 +8,9 @@ from solver.engine.bits import packed_width
 from solver.errors import GonutsError
 from solver.game.rules import Rules
 
-# Measured with bench/bench_process.py on the reference 2-core machine (whole processes, the C
-# kernel compiled, AVX): the solve per decision node (start state x turn points x live dice),
-# 1.9e-8 s at 4 players and 2.0e-8 to 2.6e-8 s at 3 (targets 50 and 70; issue 20's kernel, about
-# 3x faster than the one before); writing the table per byte of its arrays (deflate at level 1 where
-# it pays, and the checksum), about 1e-8 s; and the process around them (interpreter, imports,
-# payouts), about 0.35 s. The benchmark checks the estimate against whole builds.
+# The estimate's constants, measured with bench/bench_process.py (whole processes; docs/performance.md has the
+# figures and the machine): the solve per decision node (start state x turn points x live dice), the writing of
+# the table per byte of its arrays, and the process around them. The benchmark holds the estimate to whole builds.
 SECONDS_PER_NODE = 2e-8
 SAVE_SECONDS_PER_BYTE = 1.0e-8
 START_SECONDS = 0.35

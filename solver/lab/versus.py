@@ -2,8 +2,8 @@ r"""Many rules, each against N - 1 optimal players, evaluated exactly in one pas
 
 The searches for simple rules ask one question thousands of times: how often does
 a rule win against optimal opponents, averaged over the seats? ``evaluate`` answers
-it for any policies by a backward pass over every turn's decision states; with
-four players that is about 100 s per rule. This module answers it a second way,
+it for any policies by a backward pass over every turn's decision states, slow
+with four players. This module answers it a second way,
 sharing the work the rules have in common:
 
 1. **Turns become gain distributions.** Under fixed decisions a turn from banked
@@ -32,8 +32,8 @@ sharing the work the rules have in common:
    runs its own pass over its share of the rules. A batch is as many rules as
    4 GiB of W holds (a quarter of the RAM if less): 20 with four players.
 
-Four players, target 50, on two cores: 12 s to compute the optimal players'
-distributions, then about 0.5 s per rule, against about 100 s for ``evaluate``.
+With four players, a rule costs a small fraction of an ``evaluate`` once the optimal players'
+distributions are computed (docs/performance.md has the times).
 
 The numbers agree with ``evaluate`` to about 1e-15 (a test compares them); they
 are not bit-identical, the sums run in another order.

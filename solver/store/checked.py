@@ -6,8 +6,8 @@ shipped 2-player table, 40 MB for the 3-player one. One ``advise`` question
 needs a handful of numbers. So after a full check the arrays' bytes are kept
 in the cache, under the SHA-256 of the whole file:
 ``<cache>/checked/<sha256>/`` (``$GONUTS_SOLVE_CACHE``, else
-``~/.cache/gonuts-solve``). A later call hashes the file (about 2 ms for a
-3 MB table) and, if those bytes were checked before, reads only the numbers it
+``~/.cache/gonuts-solve``). A later call hashes the file (quick: docs/performance.md) and, if those bytes
+were checked before, reads only the numbers it
 needs from the kept copy. A file that differs in any byte has another hash
 and is checked in full again, so a corrupted or altered table is refused as
 before.

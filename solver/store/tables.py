@@ -174,7 +174,7 @@ def save(path: StrPath, rules: Rules, arrays: dict[str, np.ndarray], solver_meta
     return meta
 
 
-COMPRESS_LEVEL = 1        # zlib level: 40% less time writing than numpy's default 6, files 5-20% larger
+COMPRESS_LEVEL = 1        # zlib level: quicker to write than numpy's 6, files a little larger (docs/performance.md)
 STORE_ABOVE = 0.875       # an array that deflate shrinks by less than 1/8 is stored as it is
 SAMPLE = 16, 1 << 16      # checked on this many evenly spaced pieces of this many bytes
 
