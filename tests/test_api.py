@@ -32,6 +32,19 @@ def test_every_docstring_example_runs_as_written(module):
     assert result.attempted > 0 and result.failed == 0, result
 
 
+def test_every_name_of_the_front_door_shows_its_call():
+    """What ``solver`` exports has a docstring with an example (run by the test above), and so do the methods of
+    its classes that a researcher calls first."""
+    import inspect
+    for name in solver.__all__:
+        obj = getattr(solver, name)
+        if callable(obj):
+            assert ">>>" in (inspect.getdoc(obj) or ""), name
+    for method in (solver.Rules.from_options, solver.Rules.describe, solver.Rules.to_dict, solver.Rules.reading_name,
+                   solver.Table.advise, solver.Tables.find):
+        assert ">>>" in (inspect.getdoc(method) or ""), method.__qualname__
+
+
 def test_import_solver_is_cheap_and_the_readme_line_is_the_whole_program(tmp_path):
     code = ("import sys, solver; heavy = [m for m in ('numpy', 'scipy', 'click') if m in sys.modules]; "
             "a = solver.table(players=2).advise(scores=(23, 31), turn=7, dice=3); print(heavy, a.action)")
