@@ -117,8 +117,6 @@ def test_the_tests_mirror_the_packages_and_name_no_issue():
 # A module whose tests are not (yet) in its own tests/<package>/test_<module>.py: where they are. Each of these
 # files exercises the module through the way a user meets it (the command line, the page, a framework).
 TESTED_IN = {
-    "adapters/gymnasium_env.py": "adapters/test_rl.py", "adapters/live.py": "adapters/test_rl.py",
-    "adapters/openspiel_game.py": "adapters/test_rl.py", "adapters/pettingzoo_env.py": "adapters/test_rl.py",
     "commands/asked.py": "commands/test_cli.py", "commands/options.py": "commands/test_cli.py",
     "commands/text.py": "commands/test_cli.py", "commands/reviews.py": "play/test_record.py",
     "commands/drills.py": "play/test_practice.py", "commands/helptext.py": "commands/test_streams.py",
