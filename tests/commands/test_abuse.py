@@ -70,15 +70,6 @@ def test_the_session_cache_is_private_and_empty_at_first(private_cache):
     assert p.returncode == 1 and p.stderr.strip().splitlines()[-1].endswith("no dice to explain)")
 
 
-def test_the_cache_folder_is_made_for_its_owner_only(tmp_path):
-    os.environ["GONUTS_SOLVE_CACHE"], before = str(tmp_path / "a" / "b"), os.environ["GONUTS_SOLVE_CACHE"]
-    try:
-        made = files.cache_folder("kernels")
-    finally:
-        os.environ["GONUTS_SOLVE_CACHE"] = before
-    assert stat.S_IMODE(made.stat().st_mode) == 0o700 and stat.S_IMODE(made.parent.stat().st_mode) == 0o700
-
-
 # -- refused before any work -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("argv", [["build", "--out", "a\0b"], ["info", "\0"], ["verify", "x\0.npz"],
@@ -462,31 +453,6 @@ def test_no_command_line_exits_3_or_says_more_than_one_short_line(monkeypatch, t
 
 
 # -- where the cache is, on every system ---------------------------------------------------------------
-
-def test_the_cache_follows_each_systems_convention(tmp_path, monkeypatch):
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
-    monkeypatch.setattr(files.sys, "platform", "linux")
-    assert files.default_cache() == tmp_path / "home" / ".cache" / "gonuts-solve"
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert files.default_cache() == tmp_path / "xdg" / "gonuts-solve"
-    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")           # the XDG rule: a relative one is ignored
-    assert files.default_cache() == tmp_path / "home" / ".cache" / "gonuts-solve"
-    monkeypatch.setattr(files.sys, "platform", "darwin")
-    assert files.default_cache() == tmp_path / "home" / "Library" / "Caches" / "gonuts-solve"
-
-
-@pytest.mark.parametrize("home", ["", ".", "relative/home", "/"])
-def test_an_empty_or_relative_home_never_puts_the_cache_at_the_root(tmp_path, monkeypatch, home):
-    import pwd
-    monkeypatch.setenv("HOME", home)
-    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
-    monkeypatch.setattr(files.sys, "platform", "linux")
-    monkeypatch.setattr(pwd, "getpwuid", lambda uid: type("pw", (), {"pw_dir": str(tmp_path / "account")}))
-    assert files.default_cache() == tmp_path / "account" / ".cache" / "gonuts-solve"
-    monkeypatch.setattr(pwd, "getpwuid", lambda uid: type("pw", (), {"pw_dir": "/"}))
-    with pytest.raises(GonutsError, match="not a home folder: set GONUTS_SOLVE_CACHE"):
-        files.default_cache()
 
 
 def test_a_cache_path_through_a_file_names_the_file(tmp_path):
