@@ -72,15 +72,6 @@ def test_the_session_cache_is_private_and_empty_at_first(private_cache):
 
 # -- refused before any work -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("argv", [["build", "--out", "a\0b"], ["info", "\0"], ["verify", "x\0.npz"],
-                                  ["plot", "win", "--out", "\0.png"], ["web", "--site", "s\0"], ["review", "g\0.json"],
-                                  ["advise", "--scores", "1,2", "--table", "t\0.npz"]])
-def test_a_path_with_a_nul_character_is_refused_in_one_line(argv):
-    """A path that no system can hold (a NUL in it) is a usage error, said once, before click or the system sees it."""
-    code, out, err = call(argv)
-    one_line(code, err, want=2)
-    assert "a path cannot hold a NUL character" in err and out == ""
-
 
 def record(tmp_path, **fields):
     r = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "you": 0, "events": [], **fields}
