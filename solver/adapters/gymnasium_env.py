@@ -41,7 +41,7 @@ from solver.adapters.live import (
     STOP,
     LiveGame,
     Values,
-    make_rules,
+    game_rules,
     observation_space,
     observe,
     optimal_table,
@@ -62,7 +62,7 @@ class GoNutsEnv(gym.Env):
     def __init__(self, players: int = 2, target: int = 50, reading: str | None = None, game: str = "gonuts",
                  seat: int = 0, opponents: str | Sequence[str] = "optimal", render_mode: str | None = None,
                  rules: str | None = None) -> None:
-        self.game_rules = make_rules(players, target, reading, game, rules)
+        self.game_rules = game_rules(players, target, reading, game, rules)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be a seat from 0 to {players - 1}, not {seat!r}")
         if render_mode not in (None, "ansi"):

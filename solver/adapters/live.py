@@ -163,7 +163,7 @@ def optimal_values(table: Table) -> Values:
     return Values(table.rules, table.arrays.get("nuts_payout"), lambda seat: sw, stored)
 
 
-def make_rules(players: int = 2, target: int = 50, reading: str | None = None, game: str = "gonuts",
+def game_rules(players: int = 2, target: int = 50, reading: str | None = None, game: str = "gonuts",
                rules: str | None = None) -> Rules:
     """Rules from the environments' parameters (``Rules.from_options``): ``reading`` is "rulebook" (the default) or
     "summary", and ``rules`` its older name, still taken (not both). A bad one is refused by name as the

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from solver.adapters.live import ROLL, STOP, make_rules, roll_outcomes
+from solver.adapters.live import ROLL, STOP, game_rules, roll_outcomes
 from solver.game import loop
 from solver.game.moves import BUST, MOVE, NUTS
 from solver.game.rules import Rules
@@ -68,7 +68,7 @@ class GoNutsGame(pyspiel.Game):
         if unknown:
             raise ValueError(f"python_gonuts: unknown parameter(s) {', '.join(sorted(unknown))}")
         spec = {**_GAME_TYPE.parameter_specification, **params}
-        self.rules = make_rules(spec["players"], spec["target"], spec["reading"] or None, spec["game"],
+        self.rules = game_rules(spec["players"], spec["target"], spec["reading"] or None, spec["game"],
                                 spec["rules"] or None)
         N, G = self.rules.players, self.rules.target
         # States keep this key, not the game: OpenSpiel copies states without their game's attributes.

@@ -36,7 +36,7 @@ from solver.adapters.live import (
     ROLL,
     STOP,
     LiveGame,
-    make_rules,
+    game_rules,
     observation_space,
     observe,
     optimal_table,
@@ -63,7 +63,7 @@ class raw_env(AECEnv):
         super().__init__()
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
-        self.game_rules = make_rules(players, target, reading, game, rules)
+        self.game_rules = game_rules(players, target, reading, game, rules)
         self.render_mode = render_mode
         table = optimal_table(self.game_rules)
         self._values = optimal_values(table)

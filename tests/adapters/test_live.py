@@ -8,18 +8,18 @@ pytest.importorskip("gymnasium", reason="the adapters' tests need the rl extra (
 pytest.importorskip("pettingzoo", reason="the adapters' tests need the rl extra (pip install \".[rl]\")")
 
 from solver.adapters import gymnasium_env, openspiel_game, pettingzoo_env  # noqa: E402,F401 (registers the games)
-from solver.adapters.live import make_rules  # noqa: E402
+from solver.adapters.live import game_rules  # noqa: E402
 from solver.game.rules import Rules  # noqa: E402
 
 
 def test_the_frameworks_parameters_make_the_rules_and_a_bad_one_is_a_value_error():
-    assert make_rules() == Rules.from_options()
-    assert make_rules(3, 20, "summary") == Rules.from_options(players=3, target=20, reading="summary")
-    assert make_rules(2, 30, game="pig") == Rules.from_options(game="pig", target=30)
+    assert game_rules() == Rules.from_options()
+    assert game_rules(3, 20, "summary") == Rules.from_options(players=3, target=20, reading="summary")
+    assert game_rules(2, 30, game="pig") == Rules.from_options(game="pig", target=30)
     for bad, words in (({"reading": "house"}, "reading must be one of rulebook, summary"), ({"players": 9}, "players"),
                        ({"reading": "summary", "rules": "summary"}, "reading once")):
         with pytest.raises(ValueError, match=words):
-            make_rules(**bad)
+            game_rules(**bad)
 
 
 
