@@ -22,7 +22,7 @@ if TYPE_CHECKING:                # annotations only: loading them costs start-up
     from solver.store.verify import VerifyReport
 
 
-def pct(x: float) -> str:
+def pct(x: float | None) -> str:
     """A probability as a percentage with two decimals."""
     return "   -   " if x is None else f"{100 * x:6.2f}%"
 

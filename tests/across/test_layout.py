@@ -114,33 +114,15 @@ def test_the_tests_mirror_the_packages_and_name_no_issue():
         assert not re.search(r"\b[Ii]ssues? \d+", text), f"{path.relative_to(ROOT)} names an issue"
 
 
-# A module whose tests are not (yet) in its own tests/<package>/test_<module>.py: where they are. Each of these
-# files exercises the module through the way a user meets it (the command line, the page, a framework).
-TESTED_IN = {
-    "commands/asked.py": "commands/test_cli.py", "commands/text.py": "commands/test_cli.py",
-    "commands/reviews.py": "play/test_record.py", "commands/drills.py": "play/test_practice.py",
-    "commands/helptext.py": "commands/test_streams.py",
-    "site/pagegames.py": "site/test_shipped_page.py", "site/pagevalues.py": "site/test_shipped_page.py",
-}
 NO_LOGIC = {"version.py"}                   # a version string
 
 
 def test_every_module_has_a_test_file_a_newcomer_finds_by_its_path():
-    """solver/<package>/<module>.py is tested in tests/<package>/test_<module>.py, or where TESTED_IN says (a file
-    that names the module); README's test table says the same."""
-    tests, wrong = ROOT / "tests", []
-    for path in sorted((ROOT / "solver").rglob("*.py")):
-        rel = path.relative_to(ROOT / "solver").as_posix()
-        if path.name == "__init__.py" or rel in NO_LOGIC:
-            continue
-        own = tests / Path(rel).parent / f"test_{path.name}"
-        if rel not in TESTED_IN:
-            if not own.exists():
-                wrong.append(f"solver/{rel} has no tests/{own.relative_to(tests)} and is not in TESTED_IN")
-            continue
-        there = tests / TESTED_IN[rel]
-        if own.exists():
-            wrong.append(f"{rel} has its own test file now: take it out of TESTED_IN")
-        elif not there.exists() or not re.search(rf"\b{path.stem}\b", there.read_text(encoding="utf-8")):
-            wrong.append(f"{there.relative_to(ROOT)} does not exist or never names {path.stem}")
-    assert not wrong, "\n".join(wrong)
+    """solver/<package>/<module>.py is tested in tests/<package>/test_<module>.py (solver/<module>.py in
+    tests/test_<module>.py)."""
+    tests = ROOT / "tests"
+    missing = [f"solver/{rel} has no tests/{Path(rel).parent / ('test_' + Path(rel).name)}"
+               for path in sorted((ROOT / "solver").rglob("*.py"))
+               if path.name != "__init__.py" and (rel := path.relative_to(ROOT / "solver").as_posix()) not in NO_LOGIC
+               and not (tests / Path(rel).parent / f"test_{path.name}").exists()]
+    assert not missing, "\n".join(missing)

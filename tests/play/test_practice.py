@@ -104,38 +104,6 @@ def test_every_date_of_a_leap_year_and_awkward_ones_draw_a_daily_set():
         check_promises([p.to_dict(rules) for p in draw(values, daily_seed(day), 10)], 10)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--date", "2026-12-01"], "--date names the daily set's date: give it with --daily"),
-    (["--daily", "--seed", "3"], "--daily is the same 10 decisions for everyone on a date: it takes no --seed"),
-    (["--daily", "--players", "3"], "it takes no --players"),
-    (["--daily", "--date", "2026-13-01"], 'a date is written YYYY-MM-DD, such as 2026-12-01, not "2026-13-01"'),
-    (["--daily", "--date", "2026-1-1"], "a date is written YYYY-MM-DD"),
-    (["--count", "0"], "--count must be from 1 to 100, not 0"),
-    (["--count", "101"], "--count must be from 1 to 100, not 101"),
-    (["--seed", "4294967296"], "--seed must be from 0 to 4294967295, not 4294967296"),
-    (["--players", "5"], "--players must be from 2 to 4, not 5"),
-])
-def test_bad_questions_are_one_line(args, message):
-    p = cli("practice", *args, "--json")
-    assert p.returncode in (1, 2) and p.stdout == ""
-    assert len(p.stderr.strip().splitlines()) == 1 and message in p.stderr, p.stderr
-
-
-def test_answers_are_asked_one_by_one_and_scored():
-    want = json.loads(cli("practice", "--seed", 11, "--count", 4, "--json").stdout)["decisions"]
-    answers = [d["action"][0] for d in want[:3]] + ["stop" if want[3]["action"] == "roll" else "roll"]
-    p = cli("practice", "--seed", 11, "--count", 4, stdin="maybe\n" + "\n".join(answers) + "\n")
-    assert p.returncode == 0, p.stderr
-    assert p.stdout.count("Roll or stop? [r/s]") == 5 and "answer r (roll) or s (stop)" in p.stdout
-    assert p.stdout.count("Right.") == 3 and p.stdout.count("Not quite:") == 1
-    loss = 100 * abs(want[3]["win_if_roll"] - want[3]["win_if_stop"])
-    assert f"Score: 3/4 right, {loss / 4:.2f} points of win probability lost per decision" in p.stdout
-    assert p.stdout.count("why: with") == 4
-    half = cli("practice", "--daily", "--date", "2026-12-01", stdin="r\n")
-    assert half.returncode == 0 and "(no more answers)" in half.stdout and "Score: " in half.stdout
-    assert "Go Nuts! practice" not in half.stdout                        # the share line only for a whole set
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("reading", ["rulebook", "summary"])
 def test_every_player_count_and_reading_has_its_close_calls_and_never_two_from_one_turn(players, reading):

@@ -1,0 +1,40 @@
+"""The command line's words (solver/commands/text.py): an advice says the action and both chances as the numbers
+are, a forced roll and a winning stop say why, three or more players get every seat's chance, and a table's info
+says its own meta."""
+from __future__ import annotations
+
+from solver.commands import text
+from solver.game.rules import Rules
+from solver.play.advise import advise
+from solver.store import tables
+from solver.store.locate import shipped_dir
+
+
+def test_a_chance_is_a_percentage_with_two_decimals():
+    assert text.pct(0.40188) == " 40.19%" and text.pct(1.0) == "100.00%" and text.pct(None) == "   -   "
+
+
+def test_an_advice_says_its_action_and_both_chances_and_why_when_it_is_no_choice():
+    t = tables.load(shipped_dir() / "gonuts-2p-t50-rulebook.npz")
+    a = advise(t, (23, 31), 7, 3)
+    said = text.advice(t.rules, a)
+    assert said.splitlines()[0] == "Go Nuts!, 2 players, target 50, rulebook reading"
+    assert f"{a.action.upper()}: win {100 * a.win_if_roll:.2f}% if you roll, {100 * a.win_if_stop:.2f}% if you stop" in said
+    assert "the first roll of a turn is forced" in text.advice(t.rules, advise(t, (0, 0), 0, 5))
+    assert "brings you to 50 (target 50): you win." in text.advice(t.rules, advise(t, (45, 3), 5, 2))
+
+
+def test_three_players_get_every_seats_chance():
+    t = tables.load(shipped_dir() / "gonuts-3p-t50-summary.npz")
+    said = text.advice(t.rules, advise(t, (10, 20, 30), 4, 4))
+    assert "every player's chance, you and then the players after you in turn order:" in said
+    assert said.count("if roll") == 1 and said.count("if stop") == 1
+
+
+def test_a_tables_info_says_its_own_meta():
+    path = shipped_dir() / "gonuts-2p-t50-summary.npz"
+    t = tables.load(path)
+    info = text.info_json(str(path), t)
+    assert info["rules"] == Rules.from_options(reading="summary").to_dict() and info["checksum"] == t.meta["checksum"]
+    assert abs(sum(info["start_win_at_zero"]) - 1) < 1e-12 and info["size_bytes"] == path.stat().st_size
+    assert info["describe"] in text.info(str(path), t)
