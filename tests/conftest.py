@@ -119,3 +119,9 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def rl_cache(tmp_path_factory, monkeypatch):
+    """The game-AI adapters' tables, built once into one cache for the session (tests/adapters/)."""
+    monkeypatch.setenv("GONUTS_SOLVE_CACHE", str(tmp_path_factory.getbasetemp() / "rl-cache"))

@@ -13,7 +13,7 @@ Twin in the page: ``solver/site/web/src/core/moves.js``.
 """
 from __future__ import annotations
 
-from solver.game.dice import roll_outcomes
+from solver.game.rolls import roll_outcomes
 from solver.game.rules import N_DICE, Rules
 
 BUST, NUTS, MOVE = "bust", "nuts", "move"

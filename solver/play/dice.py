@@ -1,5 +1,5 @@
 """The page's dice, bit for bit: its seeded generator (Mulberry32), a face of a die, a roll of squirrel dice and
-a Go Nuts! round tick by tick, as play mode and the practice draw throw them. (``game.dice`` gives the exact
+a Go Nuts! round tick by tick, as play mode and the practice draw throw them. (``game.rolls`` gives the exact
 outcome probabilities of a roll; these are the throws themselves.)
 Twin in the page: ``solver/site/web/src/core/dice.js``.
 """

@@ -117,6 +117,16 @@ def test_the_tests_mirror_the_packages_and_name_no_issue():
 NO_LOGIC = {"version.py"}                   # a version string
 
 
+def test_every_test_module_has_a_name_of_its_own():
+    """The suites import each other's helpers by module name (tests/conftest.py puts every folder on the path), and
+    pytest imports each test file by its basename: two files of one name in two folders, or a second conftest.py,
+    would shadow each other."""
+    tests = ROOT / "tests"
+    names = [p.name for p in tests.rglob("*.py") if "fixtures" not in p.parts]
+    assert sorted({n for n in names if names.count(n) > 1}) == []
+    assert [p.relative_to(tests).as_posix() for p in tests.rglob("conftest.py")] == ["conftest.py"]
+
+
 def test_every_module_has_a_test_file_a_newcomer_finds_by_its_path():
     """solver/<package>/<module>.py is tested in tests/<package>/test_<module>.py (solver/<module>.py in
     tests/test_<module>.py)."""

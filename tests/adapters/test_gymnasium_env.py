@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.rl
+pytestmark = [pytest.mark.rl, pytest.mark.usefixtures("rl_cache")]
 gymnasium = pytest.importorskip("gymnasium", reason="the adapters' tests need the rl extra (pip install \".[rl]\")")
 
 from solver.adapters import gymnasium_env  # noqa: E402,F401 (registers GoNuts-v0)

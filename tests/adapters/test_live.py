@@ -2,7 +2,7 @@
 older name of the reading included, the same game in each."""
 import pytest
 
-pytestmark = pytest.mark.rl
+pytestmark = [pytest.mark.rl, pytest.mark.usefixtures("rl_cache")]
 pyspiel = pytest.importorskip("pyspiel", reason="the adapters' tests need the rl extra (pip install \".[rl]\")")
 pytest.importorskip("gymnasium", reason="the adapters' tests need the rl extra (pip install \".[rl]\")")
 pytest.importorskip("pettingzoo", reason="the adapters' tests need the rl extra (pip install \".[rl]\")")

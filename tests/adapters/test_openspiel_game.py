@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-pytestmark = pytest.mark.rl
+pytestmark = [pytest.mark.rl, pytest.mark.usefixtures("rl_cache")]
 pyspiel = pytest.importorskip("pyspiel", reason="the adapters' tests need the rl extra (pip install \".[rl]\")")
 
 from solver.adapters import openspiel_game  # noqa: E402,F401 (registers python_gonuts)

@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.rl
+pytestmark = [pytest.mark.rl, pytest.mark.usefixtures("rl_cache")]
 pytest.importorskip("pettingzoo", reason="the adapters' tests need the rl extra (pip install \".[rl]\")")
 
 from solver.adapters import pettingzoo_env  # noqa: E402

@@ -1,11 +1,11 @@
-"""A roll of n squirrel dice (solver/game/dice.py): every (acorns, squirrels, cars) once, with the multinomial
+"""A roll of n squirrel dice (solver/game/rolls.py): every (acorns, squirrels, cars) once, with the multinomial
 probability of the exact face chances, rounded once."""
 from __future__ import annotations
 
 from fractions import Fraction
 from math import comb
 
-from solver.game.dice import roll_outcomes
+from solver.game.rolls import roll_outcomes
 
 
 def test_every_outcome_once_with_its_multinomial_chance():
