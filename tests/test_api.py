@@ -19,13 +19,14 @@ from solver import api
 from solver.game import rules as rules_module
 from solver.lab import plots, strategy
 from solver.play import advise as advise_module
+from solver.play import dice as dice_module
 from solver.store import library, tables
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("module", [solver, api, rules_module, library, tables, strategy, plots,
-                                    advise_module],
+                                    advise_module, dice_module],
                          ids=lambda m: m.__name__)
 def test_every_docstring_example_runs_as_written(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, raise_on_error=False, verbose=False)
