@@ -59,7 +59,6 @@ class Advice:
 
 
 def check_state(table: GameShape, scores: Sequence[int], turn: int, dice: int) -> tuple[int, ...]:
-    """``scores`` as a tuple, or a StateError saying what does not fit the table's game."""
     """The scores as a tuple, or a StateError naming what does not exist in ``table``'s game."""
     N, G, D = table.players, table.target, table.substates
     scores = tuple(scores)
@@ -75,14 +74,12 @@ def check_state(table: GameShape, scores: Sequence[int], turn: int, dice: int) -
 
 
 def check_explainable(rules: Rules) -> None:
-    """Refuse --explain where there are no dice to explain (Pig)."""
     """Refuse a game whose turn has nothing to explain (Pig), before any table is read or built."""
     if rules.game != "gonuts":
         raise StateError("--explain is for Go Nuts! (Pig's turn has no dice to explain)")
 
 
 def check_dice(D: int, dice: int) -> None:
-    """Refuse a number of live dice the game does not have."""
     """Refuse a count of live dice the game does not have (D: 5 for Go Nuts!, Pig's one die)."""
     if not 1 <= dice <= D:
         if D == 1:
@@ -127,7 +124,6 @@ class _Shape:
 
 
 def table_rules(path: StrPath) -> Rules:
-    """The rules of a table file, from its meta alone (checked against the contract)."""
     """The rules a table file says it holds, from its checked ``meta`` (no array is read)."""
     with Archive(path) as z:
         return contract(z.meta(), str(path))[0]

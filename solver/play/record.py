@@ -8,9 +8,8 @@ game's configuration and the list of what happened, in order::
      "events": [{"seat": 0, "roll": [2, 2, 1]}, {"seat": 0, "choice": "roll"}, ...]}
 
 ``reading`` is which reading of the rules the game was played by (records written before it had
-that name call it ``rules``: both are read, never both at once). Seats are numbered in turn order, seat 0
-moves first; ``you`` is the seat of
-the person whose decisions are reviewed. Events:
+that name call it ``rules``: both are read, never both at once). Seats are numbered in turn order,
+seat 0 moves first; ``you`` is the seat of the person whose decisions are reviewed. Events:
 
 * ``{"seat": k, "roll": [acorns, squirrels, cars]}``: a roll of the live dice.
 * ``{"seat": k, "choice": "roll" | "stop"}``: a decision after a roll.
