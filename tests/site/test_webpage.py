@@ -559,6 +559,32 @@ def test_a_damaged_saved_game_is_kept_aside_with_a_message(watched, stored):
     assert "could not be restored" in page.inner_text("#play-kept")
 
 
+def test_what_was_kept_before_the_reading_had_its_name_is_taken_up_with_it(watched):
+    """A coached game, a practice session and a table's setup saved by an older page say "rules": each is taken up
+    as it was, and saved again saying "reading"."""
+    w = watched()
+    page = w.open()
+    page.evaluate("""() => {
+      localStorage.setItem("gonuts.coach.v1", JSON.stringify({format: "gonuts-game", version: 1, rules: "summary",
+        players: 2, target: 50, you: 0, mode: "coach", events: [{seat: 0, roll: [2, 2, 1]}]}));
+      localStorage.setItem("gonuts.practice.v1", JSON.stringify({session: {seed: 5, count: 4, players: 2,
+        rules: "summary", daily: null, answers: ["roll"]}}));
+      localStorage.setItem("gonuts.table-setup.v1", JSON.stringify({players: 2, rules: "summary",
+        names: ["Ann", "Bo"], hints: [true, true]})); }""")
+    page.reload()
+    page.wait_for_function("() => window.gonuts !== undefined")
+    coach = page.evaluate("window.gonuts.record('coach')")
+    assert coach["reading"] == "summary" and "rules" not in coach and len(coach["events"]) == 1
+    page.click("#tab-practice")
+    page.wait_for_selector("#prac-quiz:not([hidden])")
+    assert page.inner_text("#prac-progress") == "2 players, summary: decision 2 of 4"
+    kept = page.evaluate("() => Object.keys(localStorage).filter((k) => k.startsWith('gonuts.practice.v1'))"
+                         ".map((k) => JSON.parse(localStorage.getItem(k)).session)")
+    assert [(s["reading"], "rules" in s) for s in kept] == [("summary", False)]
+    page.click("#tab-table")
+    assert page.input_value("#table-rules") == "summary"
+
+
 def test_explain_in_the_page_equals_advise_explain_json(watched, web_cache, monkeypatch):
     from click.testing import CliRunner
 

@@ -26,11 +26,8 @@ function ensure(key, onProgress) {
   if (core.games().includes(core.key(p, r, g, v))) return core.load(p, r, fetchBytes).then(() => undefined);
   return solved({ players: p, reading: r, target: g, speed: v }, { onProgress });
 }
-/** The reading a query names, unchecked (the call itself checks it): `reading`, or its older name `rules`.
- * @param {any} q @returns {string} */
-const readingAsked = (q) => q.reading !== undefined ? q.reading : q.rules === undefined ? "rulebook" : q.rules;
 /** @param {any} q @returns {Asked} */
-const ofQuery = (q) => [q.scores.length, readingAsked(q), q.target, q.speed];
+const ofQuery = (q) => [q.scores.length, core.readingIn(q), q.target, q.speed];
 /** @param {any} r @returns {Asked} */
 const ofRecord = (r) => [r.players, readingOf(r), r.target === undefined ? data.record.default_target : r.target, r.speed];
 
@@ -44,7 +41,7 @@ export function publish() {
                        (/** @type {any} */ r) => ofRecord(r)),
     /** @param {any} record */
     replay: (record) => core.replay(record),
-    practice: onceLoaded(core.practice, (q) => [q.players === undefined ? 2 : q.players, readingAsked(q), q.target, q.speed]),
+    practice: onceLoaded(core.practice, (q) => [q.players === undefined ? 2 : q.players, core.readingIn(q), q.target, q.speed]),
     luck: onceLoaded(core.luck, ofRecord),
     /** @param {unknown} spec @param {any} [opts] */
     policy: (spec, opts) => core.policyName(spec, opts),

@@ -42,8 +42,7 @@ export const recordOf = (mode) => { const get = registry.get(mode); return get ?
 /** Hold a record: its context and its state replayed once (throws GonutsInputError if it does not replay).
  * @param {Held} held @param {GameRecord | null} record */
 export function hold(held, record) {
-  // a record from before the reading had its name ("rules") is held, saved and exported with it
-  if (record && record.reading === undefined && record.rules !== undefined) { record.reading = record.rules; delete record.rules; }
+  takeUpReading(record);                // held, saved and exported with the reading's name
   before.set(held, { base: record ? record.events.length : 0, states: [] });
   held.record = record;
   held.ctx = record ? core.context(record) : null;
@@ -106,6 +105,11 @@ export function newRecord(mode, cfg, extra) {
 }
 /** A record's Go Nuts! speed (a record without one: as printed). @param {GameRecord} r */
 export const speedOf = (r) => (r.speed === undefined ? 1 : r.speed);
+/** Something kept before the reading had its name (a record, a practice session, a table's setup) takes it up:
+ * its "rules" becomes "reading", so that it is saved again with the new word. @param {any} kept */
+export function takeUpReading(kept) {
+  if (kept && kept.reading === undefined && kept.rules !== undefined) { kept.reading = kept.rules; delete kept.rules; }
+}
 /** A record's reading (records written before it had that name say "rules"). @param {any} r @returns {string} */
 export const readingOf = (r) => /** @type {string} */ (core.readingOf(r));
 /** The game a record is played in. @param {GameRecord} r */

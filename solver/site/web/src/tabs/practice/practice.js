@@ -6,7 +6,7 @@ import { data, core, PLAYERS, readingsFor } from "../../page/context.js";
 import { $, el, showError, fillSelect } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { storageKey, raw, keepAside } from "../../page/storage.js";
-import { ready, say, playersText } from "../../page/gametab.js";
+import { ready, say, playersText, takeUpReading } from "../../page/gametab.js";
 import { initGameFields, readGameFields, TARGETS, SPEEDS } from "../../page/gamefields.js";
 import { refuse } from "../../core/errors.js";
 import { drawCards } from "./cards.js";
@@ -206,11 +206,9 @@ export function restore() {
   const s = saved().session;
   const ok = s && Number.isInteger(s.seed) && Number.isInteger(s.count) && Array.isArray(s.answers) &&
     s.answers.every((/** @type {unknown} */ a) => a === "roll" || a === "stop") && s.answers.length <= s.count;
-  if (ok) {
-    if (s.reading === undefined && s.rules !== undefined) { s.reading = s.rules; delete s.rules; }   // saved before the name
-    return start(s, true);
-  }
-  return null;
+  if (!ok) return null;
+  takeUpReading(s);
+  return start(s, true);
 }
 /** A saved result's "what" (stored in English: "daily set DATE" or "N players, READING") in the language. @param {string} what */
 function whatText(what) {

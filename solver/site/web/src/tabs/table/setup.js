@@ -6,7 +6,7 @@ import { PLAYERS, readingsFor, data } from "../../page/context.js";
 import { $, el, showError, fillSelect } from "../../page/dom.js";
 import { t } from "../../page/i18n.js";
 import { cleanName as clean, graphemes, sameName } from "../../page/names.js";
-import { ready, say, playersText, readingOf } from "../../page/gametab.js";
+import { ready, say, playersText, readingOf, takeUpReading } from "../../page/gametab.js";
 import { initGameFields, readGameFields, setGameFields, TARGETS, SPEEDS } from "../../page/gamefields.js";
 import { refuse } from "../../core/errors.js";
 import { storageKey } from "../../page/storage.js";
@@ -24,12 +24,12 @@ const SETUP_KEY = storageKey("gonuts.table-setup.v1");
 function last() {
   try {
     const s = JSON.parse(localStorage.getItem(SETUP_KEY) || "null");
-    const reading = s && (s.reading !== undefined ? s.reading : s.rules);     // a setup kept before the reading had its name
-    if (s && PLAYERS.includes(s.players) && typeof reading === "string" && Array.isArray(s.names) && Array.isArray(s.hints) &&
+    takeUpReading(s);
+    if (s && PLAYERS.includes(s.players) && typeof s.reading === "string" && Array.isArray(s.names) && Array.isArray(s.hints) &&
         s.names.length === s.players && s.names.every((/** @type {unknown} */ x) => typeof x === "string" && graphemes(cleanName(x)) <= NAME_MAX)) {
       const target = Number.isInteger(s.target) && s.target >= TARGETS[0] && s.target <= TARGETS[1] ? s.target : undefined;
       const speed = SPEEDS.includes(s.speed) ? s.speed : undefined;
-      return { players: s.players, reading, target, speed, names: s.names.map(cleanName), hints: s.names.map((/** @type {string} */ _, /** @type {number} */ i) => s.hints[i] !== false) };
+      return { players: s.players, reading: s.reading, target, speed, names: s.names.map(cleanName), hints: s.names.map((/** @type {string} */ _, /** @type {number} */ i) => s.hints[i] !== false) };
     }
   } catch (e) { /* unreadable: the form's defaults */ }
   return null;
