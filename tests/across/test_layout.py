@@ -136,3 +136,16 @@ def test_every_module_has_a_test_file_a_newcomer_finds_by_its_path():
                if path.name != "__init__.py" and (rel := path.relative_to(ROOT / "solver").as_posix()) not in NO_LOGIC
                and not (tests / Path(rel).parent / f"test_{path.name}").exists()]
     assert not missing, "\n".join(missing)
+
+
+def test_no_definition_has_a_second_docstring_left_as_a_dead_string():
+    """A docstring added above an existing one leaves the old one a statement that does nothing."""
+    twice = []
+    for path in sorted((ROOT / "solver").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            body = getattr(node, "body", None)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and len(body) > 1 \
+                    and all(isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)
+                            for s in body[:2]):
+                twice.append(f"{path.relative_to(ROOT)}:{body[1].lineno}")
+    assert not twice, twice
