@@ -25,7 +25,7 @@ import numpy as np
 
 from solver.engine.bits import packed_width
 from solver.engine.kernels import Kernel
-from solver.engine.solve import Progress, layer_work, model_arrays, orbit_layers
+from solver.engine.solve import Mixed, Progress, kernel_mixes, layer_work, model_arrays, orbit_layers
 from solver.errors import GonutsError
 from solver.game.turn import TurnModel
 
@@ -72,8 +72,9 @@ class EvalResult:
 
 
 def evaluate(model: TurnModel, players: int, target: int, seat_bits: Sequence[np.ndarray],
-             progress: Progress | None = None) -> EvalResult:
-    """Exact values when seat a follows ``seat_bits[a]`` (packed decisions, (G**N, nbytes) uint8)."""
+             progress: Progress | None = None, seat_mixed: Sequence[Mixed | None] = ()) -> EvalResult:
+    """Exact values when seat a follows ``seat_bits[a]`` (packed decisions, (G**N, nbytes) uint8), mixed where
+    ``seat_mixed[a]`` says (a table's ``Mixed``)."""
 
     t0 = time.perf_counter()
     N, G, D = players, target, model.substates
@@ -82,6 +83,7 @@ def evaluate(model: TurnModel, players: int, target: int, seat_bits: Sequence[np
     for a, bits in enumerate(seat_bits):
         pbits[a] = np.asarray(bits, dtype=np.uint8).reshape(G ** N, nbytes)
     arrays = model_arrays(model, G)
+    mixes = kernel_mixes(seat_mixed, G ** N)
     reps, ptr = orbit_layers(N, G, canonical=False)
     work = layer_work(N, G, ptr)
     V = np.zeros((N, G ** N, N + 1))
@@ -90,7 +92,7 @@ def evaluate(model: TurnModel, players: int, target: int, seat_bits: Sequence[np
         for layer in range(len(ptr) - 1):
             lo, hi = ptr[layer], ptr[layer + 1]
             if hi > lo:
-                kernel.evaluate_layer(reps[lo:hi], V, pbits, gaps[lo:hi])
+                kernel.evaluate_layer(reps[lo:hi], V, pbits, mixes, gaps[lo:hi])
             if progress is not None:
                 progress(int(work[layer + 1]), int(work[-1]))
     if gaps.min() <= 1e-14:

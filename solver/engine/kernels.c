@@ -194,7 +194,9 @@ static inline int rolls(double A, double B, double y) { return A + B * y > 0.0; 
  *
  * W holds the start-of-turn values of the next player's states, K components per state: N win
  * probabilities and, when K = N + 1, the expected number of turns (each turn adds one). With
- * fixed, the decisions are read from pbits (the state's packed policy) instead of being greedy.
+ * fixed, the decisions are read from pbits (the state's packed policy) instead of being greedy; at
+ * mix_q, if set, the turn rolls with probability mix_p (its value is the mix of rolling's and
+ * stopping's, dec says the likelier; it is no bound on y: the player is indifferent there).
  * dec, and with keep rwc and rwb (c_0 and b of rolling), are (G + 1, D + 1). */
 typedef struct {
     int64_t idx, h;
@@ -202,6 +204,8 @@ typedef struct {
     const double *W;
     int fixed;
     const uint8_t *pbits;
+    int64_t mix_q;           /* a decision (t, n) played mixed, q = t (D + 1) + n, or 0 for none (n = 0 is no decision) */
+    double mix_p;            /* ... rolling there with this probability */
     TurnScratch *s;
     uint8_t *dec;
     int keep;
@@ -271,8 +275,12 @@ lanes_level(const Model *m, Lane *const *ln, int64_t t, const int64_t NA, const 
     uint8_t *dec[MAX_LANES];
     const uint8_t *pbits[MAX_LANES];
     int fixed[MAX_LANES], keep[MAX_LANES];
+    int64_t mixq[MAX_LANES];
+    double mixp[MAX_LANES];
     for (int64_t i = 0; i < NA; i++) {
         const Lane *l = ln[i];
+        mixq[i] = l->mix_q;
+        mixp[i] = l->mix_p;
         TurnScratch *s = l->s;
         row[i] = s->V + t * RS;
         E[i] = s->E;
@@ -318,6 +326,14 @@ lanes_level(const Model *m, Lane *const *ln, int64_t t, const int64_t NA, const 
             int roll;
             if (t == 0 && n == start) {
                 roll = 1;
+            } else if (q == mixq[i]) {
+                const double p = mixp[i];
+                double *mdst = row[i] + n * KB;
+                dec[i][q] = (uint8_t)(p >= 0.5);
+                UNROLL(8)
+                for (int64_t v = 0; v < NV; v++)
+                    stv(mdst + VW * v, vadd(vscale(p, a[i][v]), vscale(1.0 - p, ldv(stop[i] + VW * v))));
+                continue;
             } else if (fixed[i]) {
                 roll = (pbits[i][q >> 3] & (128 >> (q & 7))) != 0;
             } else {
@@ -441,6 +457,11 @@ static double close_cycle(int64_t L, int64_t N, int64_t K, const double *C, cons
     return gap;
 }
 
+/* The equilibrium search keeps, for each greedy member, up to MAX_PIECES pieces: a policy greedy for every
+ * y in [lo, hi], with its turn's c and b. */
+#define MAX_PIECES 16
+#define STATS 8     /* per orbit: passes, residual, converged, equilibria, mixed state, q, p, spread */
+
 typedef struct {
     TurnScratch ts[MAX_N];                 /* one per member: the members' turns run as lanes */
     uint8_t *dec;                          /* (N, G + 1, D + 1) */
@@ -448,6 +469,13 @@ typedef struct {
     double *C, *b, *lo, *hi, *y, *Wn;      /* (N, N) and (N,) */
     int64_t *members;
     double *winv;
+    uint8_t *pdec;                         /* (N, MAX_PIECES, G + 1, D + 1): the pieces' decisions */
+    double *pc, *pb, *plo, *phi;           /* (N, MAX_PIECES, N) and (N, MAX_PIECES) */
+    int64_t np[MAX_N];                     /* pieces per member */
+    uint8_t *packed;                       /* (N, nbytes): decisions fixed for the last pass */
+    double ymin[MAX_N], ymax[MAX_N];       /* the y each member's greedy turn was taken at */
+    int64_t mix_q[MAX_N];                  /* the orbit's mixed decision, per member (0: none) */
+    double mix_p[MAX_N];
 } OrbitScratch;
 
 static int orbit_scratch(OrbitScratch *o, const Model *m) {
@@ -466,8 +494,14 @@ static int orbit_scratch(OrbitScratch *o, const Model *m) {
     o->y = malloc(sizeof(double) * N);
     o->members = malloc(sizeof(int64_t) * N);
     o->winv = calloc((size_t)N, sizeof(double));
+    o->pdec = calloc((size_t)(N * MAX_PIECES * plane), 1);
+    o->pc = malloc(sizeof(double) * N * MAX_PIECES * N);
+    o->pb = malloc(sizeof(double) * N * MAX_PIECES);
+    o->plo = malloc(sizeof(double) * N * MAX_PIECES);
+    o->phi = malloc(sizeof(double) * N * MAX_PIECES);
+    o->packed = calloc((size_t)(N * m->nbytes + 1), 1);
     ok = ok && N <= MAX_N && o->dec && o->rwc && o->rwb && o->C && o->Wn && o->b && o->lo &&
-         o->hi && o->y && o->members && o->winv;
+         o->hi && o->y && o->members && o->winv && o->pdec && o->pc && o->pb && o->plo && o->phi && o->packed;
     if (ok) o->winv[0] = 1.0;
     return ok;
 }
@@ -476,6 +510,7 @@ static void free_orbit_scratch(OrbitScratch *o) {
     for (int64_t i = 0; i < MAX_N; i++) free_turn_scratch(&o->ts[i]);
     free(o->dec); free(o->rwc); free(o->rwb); free(o->C); free(o->Wn);
     free(o->b); free(o->lo); free(o->hi); free(o->y); free(o->members); free(o->winv);
+    free(o->pdec); free(o->pc); free(o->pb); free(o->plo); free(o->phi); free(o->packed);
 }
 
 /* Whether the greedy decisions of the turn of state idx, last taken into dec with the roll values
@@ -494,81 +529,6 @@ static int changes(const Model *m, const TurnScratch *s, int64_t idx, double y, 
         }
     }
     return 0;
-}
-
-/* Policy iteration on an orbit of L turns, the turn of members[i] valued with the start-of-turn values
- * Wm[i] of the player who moves after it, its decisions greedy or (fixed[i]) read from pb[i]: exact
- * cycle per policy, iterated on each greedy turn's scalar y until the decisions settle; value iteration
- * if they do not. Leaves the turns' results in o (C, b, Wn, y, dec, rwc, rwb, and each member's Cg in
- * its scratch) and writes passes, residual and converged into stats[0..2].
- *
- * A pass runs only the turns whose decisions the new y changes: a turn whose every greedy decision
- * stays as it is would give the same c, b, interval and values, bit for bit, so it keeps them. */
-static void iterate_orbit(const Model *m, int64_t L, const int64_t *members, const double *const *Wm,
-                          const uint8_t *fixed, const uint8_t *const *pb, double tol, double eps, int64_t max_pi,
-                          int64_t max_vi, OrbitScratch *o, double *stats) {
-    const int64_t N = m->N, G = m->G, plane = (G + 1) * (m->D + 1);
-    double *C = o->C, *b = o->b, *lo = o->lo, *hi = o->hi, *y = o->y, *Wn = o->Wn;
-    for (int64_t i = 0; i < L; i++) {
-        int64_t nxt = members[(i + 1) % L];
-        y[i] = (nxt % G + 1 < G) ? Wm[i][(nxt + 1) * N + N - 1] : 0.5;
-    }
-    int64_t passes = 0;
-    int settled = 0;
-    double residual = INFINITY;
-    for (int64_t it = 0; it < max_pi + max_vi; it++) {
-        int vi = it >= max_pi;
-        if (vi) {
-            /* Decisions keep flipping: fall back to value iteration on the orbit. */
-            if (it == 0) for (int64_t q = 0; q < N * N; q++) Wn[q] = 1.0 / (double)N;
-            for (int64_t i = 0; i < L; i++) y[i] = Wn[((i + 1) % L) * N + N - 1];
-        }
-        Lane lanes[MAX_N];
-        int64_t nl = 0;
-        for (int64_t i = 0; i < L; i++)
-            if (vi || it == 0 || changes(m, &o->ts[i], members[i], y[i], fixed[i], o->dec + i * plane,
-                                         o->rwc + i * plane, o->rwb + i * plane))
-                lanes[nl++] = (Lane){.idx = members[i], .y = y[i], .W = Wm[i], .fixed = fixed[i], .pbits = pb[i],
-                                     .s = &o->ts[i], .dec = o->dec + i * plane, .keep = 1,
-                                     .rwc = o->rwc + i * plane, .rwb = o->rwb + i * plane, .cout = C + i * N,
-                                     .b = b + i, .lo = lo + i, .hi = hi + i};
-        turn_lanes(m, nl, lanes, N, o->winv);
-        passes++;
-        if (vi) {
-            residual = 0.0;
-            for (int64_t i = 0; i < L; i++) {
-                int64_t nxt = (i + 1) % L;
-                for (int64_t k = 0; k < N; k++) {
-                    double nw = C[i * N + k] + b[i] * Wn[nxt * N + PREV(k, N)];
-                    residual = dmax(residual, fabs(nw - Wn[i * N + k]));
-                    Wn[i * N + k] = nw;
-                }
-            }
-            if (residual <= tol * 0.5) break;
-            continue;
-        }
-        double gap = close_cycle(L, N, N, C, b, Wn);
-        if (!(gap > 1e-14)) { residual = INFINITY; break; }       /* the orbit never ends */
-        double outside = 0.0;
-        for (int64_t i = 0; i < L; i++) {
-            double ynew = Wn[((i + 1) % L) * N + N - 1];
-            outside = dmax(dmax(outside, lo[i] - ynew), ynew - hi[i]);
-            y[i] = ynew;
-        }
-        if (outside <= eps) {
-            settled = 1;
-            residual = dmax(0.0, outside);
-            for (int64_t i = 0; i < L; i++) {
-                int64_t nxt = (i + 1) % L;
-                for (int64_t k = 0; k < N; k++)
-                    residual = dmax(residual, fabs(C[i * N + k] + b[i] * Wn[nxt * N + PREV(k, N)] - Wn[i * N + k]));
-            }
-            break;
-        }
-    }
-    stats[0] = (double)passes;
-    stats[1] = residual;
-    stats[2] = (settled || residual <= tol) ? 1.0 : 0.0;
 }
 
 /* A turn's decisions, dec[q] = 0 or 1 for the flattened (t, n), q < nq (those of n = 0 are 0: no
@@ -590,11 +550,353 @@ static void pack_decisions(uint8_t *row, const uint8_t *dec, int64_t nq, int64_t
     for (int64_t q = full << 3; q < nq; q++) row[full] |= (uint8_t)(dec[q] << (7 - (q & 7)));
 }
 
+/* The lane of member i of an orbit: its turn valued with Wm[i], at y, greedy unless fixed (decisions from
+ * pbits), mixed at mix_q (0: nowhere). */
+static Lane member_lane(const int64_t *members, const double *const *Wm, OrbitScratch *o, int64_t i, int64_t plane,
+                        int64_t N, double y, int fixed, const uint8_t *pbits, int64_t mix_q, double mix_p) {
+    return (Lane){.idx = members[i], .y = y, .W = Wm[i], .fixed = fixed, .pbits = pbits, .mix_q = mix_q,
+                  .mix_p = mix_p, .s = &o->ts[i], .dec = o->dec + i * plane, .keep = 1, .rwc = o->rwc + i * plane,
+                  .rwb = o->rwb + i * plane, .cout = o->C + i * N, .b = o->b + i, .lo = o->lo + i, .hi = o->hi + i};
+}
+
+/* The largest step of the y_i implied by the closed cycle Wn outside [lo_i, hi_i], over the greedy members
+ * (zero or less: every decision greedy), and the y_i into y. */
+static double overshoot(int64_t L, int64_t N, const double *Wn, const double *lo, const double *hi,
+                        const uint8_t *fixed, double *y) {
+    double outside = 0.0;
+    for (int64_t i = 0; i < L; i++) {
+        const double ynew = Wn[((i + 1) % L) * N + N - 1];
+        if (!fixed[i]) outside = dmax(dmax(outside, lo[i] - ynew), ynew - hi[i]);
+        y[i] = ynew;
+    }
+    return outside;
+}
+
+/* Largest |c_i + b_i P W_{i+1} - W_i|: how far the closed cycle is from its own equations (rounding). */
+static double cycle_error(int64_t L, int64_t N, const double *C, const double *b, const double *Wn) {
+    double err = 0.0;
+    for (int64_t i = 0; i < L; i++) {
+        const int64_t nxt = (i + 1) % L;
+        for (int64_t k = 0; k < N; k++)
+            err = dmax(err, fabs(C[i * N + k] + b[i] * Wn[nxt * N + PREV(k, N)] - Wn[i * N + k]));
+    }
+    return err;
+}
+
+/* The pieces of greedy member i over y in [y0, y1], ascending: run the turn greedily at y0, keep its policy,
+ * c, b and interval, and go on just above the interval's top. Returns the turns run, or -1 when there are more
+ * than MAX_PIECES. */
+static int64_t member_pieces(const Model *m, const int64_t *members, const double *const *Wm, OrbitScratch *o,
+                             int64_t i, double y0, double y1) {
+    const int64_t N = m->N, plane = (m->G + 1) * (m->D + 1);
+    double y = y0;
+    int64_t k = 0;
+    for (;;) {
+        if (k == MAX_PIECES) return -1;
+        Lane lane = member_lane(members, Wm, o, i, plane, N, y, 0, NULL, 0, 0.0);
+        turn_lanes(m, 1, &lane, N, o->winv);
+        const int64_t at = i * MAX_PIECES + k;
+        memcpy(o->pdec + at * plane, o->dec + i * plane, (size_t)plane);
+        for (int64_t c = 0; c < N; c++) o->pc[at * N + c] = o->C[i * N + c];
+        o->pb[at] = o->b[i];
+        o->plo[at] = o->lo[i];
+        o->phi[at] = o->hi[i];
+        k++;
+        if (!(o->hi[i] < y1)) break;
+        y = nextafter(dmax(o->hi[i], y), INFINITY);
+    }
+    o->np[i] = k;
+    return k;
+}
+
+/* The greedy members' decisions kept in o->packed (from their chosen pieces), every member's turn run
+ * once with them fixed (and the mix, if any), and the cycle closed: the orbit's results left in o as
+ * iterate_orbit leaves them. Returns how far the y fall outside the chosen pieces' intervals. */
+static double install(const Model *m, int64_t L, const int64_t *members, const double *const *Wm,
+                      const uint8_t *fixed, const uint8_t *const *pb, const int64_t *fmq, const double *fmp,
+                      const int64_t *choice, OrbitScratch *o) {
+    const int64_t N = m->N, G = m->G, W1 = m->D + 1, plane = (G + 1) * W1, nb = m->nbytes;
+    Lane lanes[MAX_N];
+    double lo[MAX_N], hi[MAX_N];
+    for (int64_t i = 0; i < L; i++) {
+        if (fixed[i]) {
+            lanes[i] = member_lane(members, Wm, o, i, plane, N, 0.0, 1, pb[i], fmq ? fmq[i] : 0, fmp ? fmp[i] : 0.0);
+            lo[i] = -INFINITY;
+            hi[i] = INFINITY;
+            continue;
+        }
+        const int64_t at = i * MAX_PIECES + choice[i], h = G - members[i] / m->Gpow;
+        pack_decisions(o->packed + i * nb, o->pdec + at * plane, h * W1, nb);
+        lanes[i] = member_lane(members, Wm, o, i, plane, N, 0.0, 1, o->packed + i * nb, o->mix_q[i], o->mix_p[i]);
+        lo[i] = o->plo[at];
+        hi[i] = o->phi[at];
+    }
+    turn_lanes(m, L, lanes, N, o->winv);
+    close_cycle(L, N, N, o->C, o->b, o->Wn);
+    for (int64_t i = 0; i < L; i++) {             /* the mixed member is indifferent at its interval's top */
+        if (o->mix_q[i] != 0) lo[i] = hi[i];
+        o->lo[i] = lo[i];
+        o->hi[i] = hi[i];
+    }
+    return overshoot(L, N, o->Wn, lo, hi, fixed, o->y);
+}
+
+/* When policy iteration does not settle, the orbit's turns form a small game with several stationary
+ * equilibria (or none in pure decisions) and the iteration jumps between policies. This finds them.
+ *
+ * Each greedy member's pieces over the y its iteration visited, widened by their spread on either side,
+ * are listed (member_pieces); every choice of one piece per member is closed exactly and is a pure
+ * equilibrium when every member's y falls in its piece's interval. Of those, the one with the largest sum of
+ * the movers' own chances at their turns is kept (the first listed on a tie): no equilibrium found makes
+ * every mover better off. With none, a mixed one: member i indifferent at the boundary between two adjacent
+ * pieces that differ in one decision q, rolling there with the probability p at which the cycle returns
+ * exactly that boundary. The turn's c and b are affine in p, and so are the numerator and the denominator
+ * (1 - prod b) of the closed cycle's y_i: p solves one linear equation. With select set, the smallest sum
+ * is kept instead (only to measure what the choice changes). Returns the number of pure equilibria (the
+ * mixed one counts none) and installs the choice in o, or returns -1 when there is none among the pieces
+ * (or too many pieces). *passes counts the turns run; *spread receives the largest difference between the
+ * pure equilibria of any member's chance of any seat. */
+static int64_t equilibrium(const Model *m, int64_t L, const int64_t *members, const double *const *Wm,
+                           const uint8_t *fixed, const uint8_t *const *pb, const int64_t *fmq, const double *fmp,
+                           double eps, int64_t select, OrbitScratch *o, int64_t *passes, double *outside,
+                           double *spread) {
+    const int64_t N = m->N, G = m->G, W1 = m->D + 1, plane = (G + 1) * W1;
+    double C[MAX_N * MAX_N], b[MAX_N], Wn[MAX_N * MAX_N];
+    double fixed_c[MAX_N * MAX_N], fixed_b[MAX_N];
+    for (int64_t i = 0; i < L; i++) {
+        o->mix_q[i] = 0;
+        o->mix_p[i] = 0.0;
+        if (fixed[i]) {                            /* one piece: its turn as the last pass ran it */
+            o->np[i] = 1;
+            for (int64_t c = 0; c < N; c++) fixed_c[i * N + c] = o->C[i * N + c];
+            fixed_b[i] = o->b[i];
+        }
+    }
+    for (int64_t i = 0; i < L; i++) {
+        if (fixed[i]) continue;
+        const double spread = dmax(o->ymax[i] - o->ymin[i], 1e-9);
+        const int64_t k = member_pieces(m, members, Wm, o, i, o->ymin[i] - spread, o->ymax[i] + spread);
+        if (k < 0) return -1;
+        *passes += k;
+    }
+    /* every choice of one piece per member, the first member's piece varying slowest */
+    int64_t total = 1, found = 0, best[MAX_N];
+    for (int64_t i = 0; i < L; i++) total *= o->np[i];
+    double best_score = -INFINITY, vmin[MAX_N * MAX_N], vmax[MAX_N * MAX_N];
+    *spread = 0.0;
+    for (int64_t code = 0; code < total; code++) {
+        int64_t ch[MAX_N], rest = code;
+        for (int64_t i = L - 1; i >= 0; i--) { ch[i] = rest % o->np[i]; rest /= o->np[i]; }
+        for (int64_t i = 0; i < L; i++) {
+            const int64_t at = i * MAX_PIECES + ch[i];
+            for (int64_t c = 0; c < N; c++) C[i * N + c] = fixed[i] ? fixed_c[i * N + c] : o->pc[at * N + c];
+            b[i] = fixed[i] ? fixed_b[i] : o->pb[at];
+        }
+        if (!(close_cycle(L, N, N, C, b, Wn) > 1e-14)) continue;
+        int ok = 1;
+        double score = 0.0;
+        for (int64_t i = 0; i < L && ok; i++) {
+            if (fixed[i]) continue;
+            const int64_t at = i * MAX_PIECES + ch[i];
+            const double yi = Wn[((i + 1) % L) * N + N - 1];
+            ok = yi >= o->plo[at] - eps && yi <= o->phi[at] + eps;
+            score += Wn[i * N];
+        }
+        if (!ok) continue;
+        for (int64_t x = 0; x < L * N; x++) {
+            vmin[x] = found == 0 ? Wn[x] : dmin(vmin[x], Wn[x]);
+            vmax[x] = found == 0 ? Wn[x] : dmax(vmax[x], Wn[x]);
+            *spread = dmax(*spread, vmax[x] - vmin[x]);
+        }
+        found++;
+        if (select) score = -score;
+        if (score > best_score) {
+            best_score = score;
+            for (int64_t i = 0; i < L; i++) best[i] = ch[i];
+        }
+    }
+    if (found > 0) {
+        *outside = install(m, L, members, Wm, fixed, pb, fmq, fmp, best, o);
+        *passes += 1;
+        return found;
+    }
+    /* no pure equilibrium: member i mixes at the one decision where two adjacent pieces differ */
+    int64_t mix_i = -1, mix_q = 0;
+    double mix_p = 0.0;
+    for (int64_t i = 0; i < L; i++) {
+        if (fixed[i]) continue;
+        const int64_t h = G - members[i] / m->Gpow;
+        for (int64_t k = 0; k + 1 < o->np[i]; k++) {
+            const int64_t a = i * MAX_PIECES + k;
+            const uint8_t *da = o->pdec + a * plane, *db = o->pdec + (a + 1) * plane;
+            int64_t q = 0, differ = 0;
+            for (int64_t x = 0; x < h * W1; x++) if (da[x] != db[x]) { differ++; q = x; }
+            if (differ != 1) continue;
+            const double edge = o->phi[a];
+            int64_t others = 1;
+            for (int64_t j = 0; j < L; j++) if (j != i) others *= o->np[j];
+            for (int64_t code = 0; code < others; code++) {
+                int64_t ch[MAX_N], rest = code;
+                for (int64_t j = L - 1; j >= 0; j--) {
+                    if (j == i) { ch[j] = k; continue; }
+                    ch[j] = rest % o->np[j];
+                    rest /= o->np[j];
+                }
+                double num[2], gap[2];
+                for (int64_t side = 0; side < 2; side++) {      /* p = 0: piece k; p = 1: piece k + 1 */
+                    for (int64_t j = 0; j < L; j++) {
+                        const int64_t at = j * MAX_PIECES + ch[j] + (j == i ? side : 0);
+                        for (int64_t c = 0; c < N; c++) C[j * N + c] = fixed[j] ? fixed_c[j * N + c] : o->pc[at * N + c];
+                        b[j] = fixed[j] ? fixed_b[j] : o->pb[at];
+                    }
+                    gap[side] = close_cycle(L, N, N, C, b, Wn);
+                    num[side] = Wn[((i + 1) % L) * N + N - 1] * gap[side];
+                }
+                const double den = (num[1] - num[0]) - edge * (gap[1] - gap[0]);
+                if (den == 0.0) continue;
+                const double p = (edge * gap[0] - num[0]) / den;
+                if (!(p >= 0.0 && p <= 1.0)) continue;
+                for (int64_t j = 0; j < L; j++) {
+                    const int64_t at = j * MAX_PIECES + ch[j];
+                    for (int64_t c = 0; c < N; c++) {
+                        const double c0 = fixed[j] ? fixed_c[j * N + c] : o->pc[at * N + c];
+                        C[j * N + c] = j == i ? c0 + p * (o->pc[(at + 1) * N + c] - c0) : c0;
+                    }
+                    const double b0 = fixed[j] ? fixed_b[j] : o->pb[at];
+                    b[j] = j == i ? b0 + p * (o->pb[at + 1] - b0) : b0;
+                }
+                if (!(close_cycle(L, N, N, C, b, Wn) > 1e-14)) continue;
+                int ok = 1;
+                double score = 0.0;
+                for (int64_t j = 0; j < L && ok; j++) {
+                    if (fixed[j]) continue;
+                    const int64_t at = j * MAX_PIECES + ch[j];
+                    const double yj = Wn[((j + 1) % L) * N + N - 1];
+                    ok = j == i ? fabs(yj - edge) <= eps : (yj >= o->plo[at] - eps && yj <= o->phi[at] + eps);
+                    score += Wn[j * N];
+                }
+                if (select) score = -score;
+                if (!ok || !(score > best_score)) continue;
+                best_score = score;
+                for (int64_t j = 0; j < L; j++) best[j] = ch[j];
+                mix_i = i;
+                mix_q = q;
+                mix_p = db[q] ? p : 1.0 - p;         /* the probability of rolling at q */
+            }
+        }
+    }
+    if (mix_i < 0) return -1;
+    o->mix_q[mix_i] = mix_q;
+    o->mix_p[mix_i] = mix_p;
+    *outside = install(m, L, members, Wm, fixed, pb, fmq, fmp, best, o);
+    *passes += 1;
+    return 0;
+}
+
+/* Policy iteration on an orbit of L turns, the turn of members[i] valued with the start-of-turn values
+ * Wm[i] of the player who moves after it, its decisions greedy or (fixed[i]) read from pb[i] (mixed at
+ * fmq[i] with probability fmp[i], if fmq is given and fmq[i] is not 0): exact cycle per policy, iterated
+ * on each greedy turn's scalar y until the decisions settle. If they do not settle in max_pi passes, the
+ * orbit has several equilibria or none in pure decisions: ``equilibrium`` finds and picks one. If even that
+ * finds none, value iteration, capped at max_vi passes. Leaves the turns' results in o (C, b, Wn, y, dec,
+ * rwc, rwb, mix_q, mix_p, and each member's Cg in its scratch) and writes into stats[0..6] the passes, the
+ * residual, converged, the pure equilibria the search found (0 when iteration settled), and the mixed
+ * member (-1 for none), its decision q and its probability of rolling, and the spread of the equilibria
+ * (see equilibrium; select as there).
+ *
+ * A pass runs only the turns whose decisions the new y changes: a turn whose every greedy decision
+ * stays as it is would give the same c, b, interval and values, bit for bit, so it keeps them. */
+static void iterate_orbit(const Model *m, int64_t L, const int64_t *members, const double *const *Wm,
+                          const uint8_t *fixed, const uint8_t *const *pb, const int64_t *fmq, const double *fmp,
+                          double tol, double eps, int64_t max_pi, int64_t max_vi, int64_t select, OrbitScratch *o,
+                          double *stats) {
+    const int64_t N = m->N, G = m->G, plane = (G + 1) * (m->D + 1);
+    double *C = o->C, *b = o->b, *lo = o->lo, *hi = o->hi, *y = o->y, *Wn = o->Wn;
+    for (int64_t i = 0; i < L; i++) {
+        int64_t nxt = members[(i + 1) % L];
+        y[i] = (nxt % G + 1 < G) ? Wm[i][(nxt + 1) * N + N - 1] : 0.5;
+        o->mix_q[i] = 0;
+        o->mix_p[i] = 0.0;
+    }
+    int64_t passes = 0, equilibria = 0;
+    int settled = 0, endless = 0;
+    double spread = 0.0;
+    double residual = INFINITY;
+    for (int64_t it = 0; it < max_pi; it++) {
+        Lane lanes[MAX_N];
+        int64_t nl = 0;
+        for (int64_t i = 0; i < L; i++) {
+            if (it == 0 || y[i] < o->ymin[i]) o->ymin[i] = y[i];
+            if (it == 0 || y[i] > o->ymax[i]) o->ymax[i] = y[i];
+            if (it == 0 || changes(m, &o->ts[i], members[i], y[i], fixed[i], o->dec + i * plane,
+                                   o->rwc + i * plane, o->rwb + i * plane))
+                lanes[nl++] = member_lane(members, Wm, o, i, plane, N, y[i], fixed[i], pb[i],
+                                          fmq && fixed[i] ? fmq[i] : 0, fmp && fixed[i] ? fmp[i] : 0.0);
+        }
+        turn_lanes(m, nl, lanes, N, o->winv);
+        passes++;
+        double gap = close_cycle(L, N, N, C, b, Wn);
+        if (!(gap > 1e-14)) { endless = 1; break; }                 /* the orbit never ends */
+        double outside = overshoot(L, N, Wn, lo, hi, fixed, y);
+        if (outside <= eps) {
+            settled = 1;
+            residual = dmax(dmax(0.0, outside), cycle_error(L, N, C, b, Wn));
+            break;
+        }
+    }
+    if (!settled && max_pi > 0 && passes == max_pi) {
+        double outside = INFINITY;
+        equilibria = equilibrium(m, L, members, Wm, fixed, pb, fmq, fmp, eps, select, o, &passes, &outside,
+                                 &spread);
+        if (equilibria >= 0 && outside <= eps) {
+            settled = 1;
+            residual = dmax(dmax(0.0, outside), cycle_error(L, N, C, b, Wn));
+        } else {
+            for (int64_t i = 0; i < L; i++) { o->mix_q[i] = 0; o->mix_p[i] = 0.0; }
+            equilibria = 0;
+        }
+    }
+    if (!settled && !endless) {
+        /* Neither settles: value iteration on the orbit, capped. */
+        if (max_pi == 0) for (int64_t q = 0; q < N * N; q++) Wn[q] = 1.0 / (double)N;
+        for (int64_t it = 0; it < max_vi; it++) {
+            Lane lanes[MAX_N];
+            for (int64_t i = 0; i < L; i++) {
+                y[i] = Wn[((i + 1) % L) * N + N - 1];
+                lanes[i] = member_lane(members, Wm, o, i, plane, N, y[i], fixed[i], pb[i],
+                                       fmq && fixed[i] ? fmq[i] : 0, fmp && fixed[i] ? fmp[i] : 0.0);
+            }
+            turn_lanes(m, L, lanes, N, o->winv);
+            passes++;
+            residual = 0.0;
+            for (int64_t i = 0; i < L; i++) {
+                int64_t nxt = (i + 1) % L;
+                for (int64_t k = 0; k < N; k++) {
+                    double nw = C[i * N + k] + b[i] * Wn[nxt * N + PREV(k, N)];
+                    residual = dmax(residual, fabs(nw - Wn[i * N + k]));
+                    Wn[i * N + k] = nw;
+                }
+            }
+            if (residual <= tol * 0.5) break;
+        }
+    }
+    int64_t mixed = -1;
+    for (int64_t i = 0; i < L; i++) if (o->mix_q[i] != 0) mixed = i;
+    stats[0] = (double)passes;
+    stats[1] = residual;
+    stats[2] = (settled || residual <= tol) ? 1.0 : 0.0;
+    stats[3] = (double)equilibria;
+    stats[4] = (double)mixed;
+    stats[5] = mixed >= 0 ? (double)o->mix_q[mixed] : 0.0;
+    stats[6] = mixed >= 0 ? o->mix_p[mixed] : 0.0;
+    stats[7] = spread;
+}
+
 /* Solve the rotation orbit of state rep: policy iteration on the scalar y, exact linear solve
- * per policy; value iteration if the policy does not settle. Writes passes, residual and
- * converged into stats[0..2]. */
+ * per policy; an equilibrium search if the policy does not settle, value iteration if even that
+ * finds none. Writes iterate_orbit's stats into stats[0..6], the mixed member as its state's index. */
 static void solve_orbit(const Model *m, int64_t rep, double *W, uint8_t *bits, double *rw, double *sw,
-                        int store_values, double tol, double eps, int64_t max_pi, int64_t max_vi,
+                        int store_values, double tol, double eps, int64_t max_pi, int64_t max_vi, int64_t select,
                         OrbitScratch *o, double *stats) {
     const int64_t N = m->N, G = m->G, Gpow = m->Gpow, D = m->D, W1 = D + 1, plane = (G + 1) * (D + 1);
     int64_t L = N;
@@ -609,7 +911,8 @@ static void solve_orbit(const Model *m, int64_t rep, double *W, uint8_t *bits, d
     const uint8_t *pb[MAX_N];
     uint8_t fixed[MAX_N];
     for (int64_t i = 0; i < L; i++) { Wm[i] = W; pb[i] = NULL; fixed[i] = 0; }
-    iterate_orbit(m, L, members, Wm, fixed, pb, tol, eps, max_pi, max_vi, o, stats);
+    iterate_orbit(m, L, members, Wm, fixed, pb, NULL, NULL, tol, eps, max_pi, max_vi, select, o, stats);
+    if (stats[4] >= 0.0) stats[4] = (double)members[(int64_t)stats[4]];
     for (int64_t i = 0; i < L; i++) {
         int64_t idx = members[i], h = G - idx / Gpow;
         for (int64_t k = 0; k < N; k++) W[idx * N + k] = Wn[i * N + k];
@@ -649,20 +952,35 @@ static void prefetch_orbit(const Model *m, int64_t rep, const double *W, int64_t
     }
 }
 
-/* Solve orbits reps[lo:hi] of one layer; stats is (len(reps), 3). Returns 0, or -1 when out of memory. */
+/* Solve orbits reps[lo:hi] of one layer; stats is (len(reps), STATS); select 0 picks equilibria by the
+ * stated rule (1: the other extreme, to measure what the choice changes). Returns 0, or -1 when out of memory. */
 EXPORT int solve_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, double *W, uint8_t *bits,
                 double *rw, double *sw, int store_values, double tol, double eps, int64_t max_pi,
-                int64_t max_vi, double *stats) {
+                int64_t max_vi, int64_t select, double *stats) {
     OrbitScratch o;
     int ok = orbit_scratch(&o, m);
     if (ok) {
         for (int64_t r = lo; r < hi; r++) {
             if (r + 1 < hi) prefetch_orbit(m, reps[r + 1], W, m->N);
-            solve_orbit(m, reps[r], W, bits, rw, sw, store_values, tol, eps, max_pi, max_vi, &o, stats + 3 * r);
+            solve_orbit(m, reps[r], W, bits, rw, sw, store_values, tol, eps, max_pi, max_vi, select, &o,
+                        stats + STATS * r);
         }
     }
     free_orbit_scratch(&o);
     return ok ? 0 : -1;
+}
+
+/* The mixed decisions of fixed policies: n entries, keys[e] = a S + idx (seat a, state idx) ascending, each
+ * rolling at decision q[e] with probability p[e]. The entry of key, or -1. */
+typedef struct { int64_t n; const int64_t *key, *q; const double *p; } Mixes;
+
+static int64_t find_mix(const Mixes *x, int64_t key) {
+    int64_t a = 0, z = x->n;
+    while (a < z) {
+        const int64_t mid = a + (z - a) / 2;
+        if (x->key[mid] < key) a = mid + 1; else z = mid;
+    }
+    return a < x->n && x->key[a] == key ? a : -1;
 }
 
 /* Exact values of fixed per-seat policies on orbits reps[lo:hi] of one layer.
@@ -670,10 +988,12 @@ EXPORT int solve_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t 
  * V is (N, S, K): V[a] the start-of-turn values when seat a is to move (scores in turn order
  * from seat a; K = N + 1 components, the last the expected number of turns left); pbits is
  * (N, S, nbytes), seat a's packed policy. The orbit of (rep, seat 0) is (rot^i rep, seat i),
- * i < N. gaps[o] = 1 - P(the orbit's N turns all gain nothing). Returns 0, or -1 when out of
- * memory. */
+ * i < N. Seat a mixes where (mix_key, mix_q, mix_p) say (nmix entries, see Mixes). gaps[o] = 1 - P(the
+ * orbit's N turns all gain nothing). Returns 0, or -1 when out of memory. */
 EXPORT int evaluate_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, double *V,
-                   const uint8_t *pbits, double *gaps) {
+                   const uint8_t *pbits, int64_t nmix, const int64_t *mix_key, const int64_t *mix_q,
+                   const double *mix_p, double *gaps) {
+    const Mixes mixes = {nmix, mix_key, mix_q, mix_p};
     const int64_t N = m->N, K = m->K, G = m->G, Gpow = m->Gpow, plane = (G + 1) * (m->D + 1);
     const int64_t S = Gpow * G;
     TurnScratch ts[MAX_N];
@@ -694,11 +1014,14 @@ EXPORT int evaluate_layer(const Model *m, const int64_t *reps, int64_t lo, int64
             for (int64_t i = 1; i < N; i++) members[i] = (members[i - 1] % Gpow) * G + members[i - 1] / Gpow;
             Lane lanes[MAX_N];
             double l[MAX_N], h[MAX_N];
-            for (int64_t i = 0; i < N; i++)     /* decisions are fixed: dec and the roll/stop values are not kept */
+            for (int64_t i = 0; i < N; i++) {   /* decisions are fixed: dec and the roll/stop values are not kept */
+                const int64_t e = nmix > 0 ? find_mix(&mixes, i * S + members[i]) : -1;
                 lanes[i] = (Lane){.idx = members[i], .y = 0.0, .W = V + ((i + 1) % N) * S * K, .fixed = 1,
-                                  .pbits = pbits + (i * S + members[i]) * m->nbytes, .s = &ts[i], .dec = dec,
-                                  .keep = 0, .rwc = scratch, .rwb = scratch,
+                                  .pbits = pbits + (i * S + members[i]) * m->nbytes,
+                                  .mix_q = e >= 0 ? mix_q[e] : 0, .mix_p = e >= 0 ? mix_p[e] : 0.0,
+                                  .s = &ts[i], .dec = dec, .keep = 0, .rwc = scratch, .rwb = scratch,
                                   .cout = C + i * K, .b = b + i, .lo = l + i, .hi = h + i};
+            }
             turn_lanes(m, N, lanes, K, winv);
             for (int64_t i = 0; i < N; i++)
                 for (int64_t k = N; k < K; k++) C[i * K + k] += b[i];
@@ -715,12 +1038,16 @@ EXPORT int evaluate_layer(const Model *m, const int64_t *reps, int64_t lo, int64
 /* Best response: seats whose greedy[i] is set decide greedily (max-n among themselves), the others
  * follow pbits. The orbit of (rep, seat 0) is (rot^i rep, seat i), i < N, as in evaluate_layer;
  * it is solved like solve_orbit: policy iteration on each greedy turn's scalar y, the cycle closed
- * exactly per policy, value iteration if decisions do not settle. V is (N, S, N) win
- * probabilities; bits (N, S, nbytes) receives the greedy seats' decisions; stats is
- * (len(reps), 3): passes, residual, converged. Returns 0, or -1 when out of memory. */
+ * exactly per policy, the equilibrium search if decisions do not settle, value iteration if even that
+ * finds none. The fixed seats mix where (mix_key, mix_q, mix_p) say (nmix entries, see Mixes). V is
+ * (N, S, N) win probabilities; bits (N, S, nbytes) receives the greedy seats' decisions; stats is
+ * (len(reps), STATS), as iterate_orbit writes it, the mixed member as a S + idx. Returns 0, or -1 when
+ * out of memory. */
 EXPORT int respond_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, double *V, const uint8_t *pbits,
+                  int64_t nmix, const int64_t *mix_key, const int64_t *mix_q, const double *mix_p,
                   const uint8_t *greedy, uint8_t *bits, double tol, double eps, int64_t max_pi, int64_t max_vi,
                   double *stats) {
+    const Mixes mixes = {nmix, mix_key, mix_q, mix_p};
     const int64_t N = m->N, G = m->G, Gpow = m->Gpow, D = m->D, W1 = D + 1, plane = (G + 1) * (D + 1);
     const int64_t S = Gpow * G;
     OrbitScratch o;
@@ -730,15 +1057,22 @@ EXPORT int respond_layer(const Model *m, const int64_t *reps, int64_t lo, int64_
         const double *Wm[MAX_N];
         const uint8_t *pb[MAX_N];
         uint8_t fixed[MAX_N];
+        int64_t fmq[MAX_N];
+        double fmp[MAX_N];
         for (int64_t r = lo; r < hi; r++) {
+            double *st = stats + STATS * r;
             members[0] = reps[r];
             for (int64_t i = 1; i < N; i++) members[i] = (members[i - 1] % Gpow) * G + members[i - 1] / Gpow;
             for (int64_t i = 0; i < N; i++) {
                 Wm[i] = V + ((i + 1) % N) * S * N;
                 fixed[i] = !greedy[i];
                 pb[i] = pbits + (i * S + members[i]) * m->nbytes;
+                const int64_t e = fixed[i] && nmix > 0 ? find_mix(&mixes, i * S + members[i]) : -1;
+                fmq[i] = e >= 0 ? mix_q[e] : 0;
+                fmp[i] = e >= 0 ? mix_p[e] : 0.0;
             }
-            iterate_orbit(m, N, members, Wm, fixed, pb, tol, eps, max_pi, max_vi, &o, stats + 3 * r);
+            iterate_orbit(m, N, members, Wm, fixed, pb, fmq, fmp, tol, eps, max_pi, max_vi, 0, &o, st);
+            if (st[4] >= 0.0) st[4] = (double)((int64_t)st[4] * S + members[(int64_t)st[4]]);
             for (int64_t i = 0; i < N; i++) {
                 int64_t idx = members[i], h = G - idx / Gpow;
                 for (int64_t k = 0; k < N; k++) V[(i * S + idx) * N + k] = o.Wn[i * N + k];

@@ -62,6 +62,14 @@ PARTS_PER_THREAD = 8       # a layer's orbits in this many parts per thread, for
 
 ModelArrays = tuple[np.ndarray, ...]
 """A turn model as the kernel's twelve arrays (``solve.model_arrays``; the order of ``Model``'s pointers)."""
+Mixes = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""Fixed policies' mixed decisions for the kernel: (key, q, p), key = seat S + state ascending (int64), the decision
+q = t (D + 1) + n (int64) and the probability of rolling there (float64). ``NO_MIXES`` is none."""
+NO_MIXES: Mixes = (np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.float64))
+STATS = 8
+"""Columns of a solve's per-orbit stats: passes, residual, converged, the pure equilibria an equilibrium search
+found (0 where iteration settled), the mixed state (-1: none), its decision q, its probability of rolling, and
+the largest difference between the equilibria found of any member's chance of any seat."""
 VersusJob = tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 """One ``versus_pass``: (K, dopt, obase, dcand, coff, W, gap)."""
 _T = TypeVar("_T")
@@ -170,10 +178,12 @@ def load() -> ctypes.CDLL:
     M, i64, i32, cf = ctypes.POINTER(Model), ctypes.c_int64, ctypes.c_int, ctypes.c_double
     signatures = {
         "solve_layer": [M, _in(np.int64), i64, i64, _out(np.float64), _out(np.uint8), _out(np.float64),
-                        _out(np.float64), i32, cf, cf, i64, i64, _out(np.float64)],
-        "evaluate_layer": [M, _in(np.int64), i64, i64, _out(np.float64), _in(np.uint8), _out(np.float64)],
-        "respond_layer": [M, _in(np.int64), i64, i64, _out(np.float64), _in(np.uint8), _in(np.uint8), _out(np.uint8),
-                          cf, cf, i64, i64, _out(np.float64)],
+                        _out(np.float64), i32, cf, cf, i64, i64, i64, _out(np.float64)],
+        "evaluate_layer": [M, _in(np.int64), i64, i64, _out(np.float64), _in(np.uint8), i64, _in(np.int64),
+                           _in(np.int64), _in(np.float64), _out(np.float64)],
+        "respond_layer": [M, _in(np.int64), i64, i64, _out(np.float64), _in(np.uint8), i64, _in(np.int64),
+                          _in(np.int64), _in(np.float64), _in(np.uint8), _out(np.uint8), cf, cf, i64, i64,
+                          _out(np.float64)],
         "gains_rows": [M, i64, i64, _in(np.int64), _in(np.uint8), _in(np.int64), _out(np.float64)],
         "versus_pass": [i64, i64, i64, _in(np.float64), _in(np.int64), _in(np.float64), _in(np.int64),
                         _out(np.float64), _out(np.float64)],
@@ -295,18 +305,21 @@ class Kernel:
             raise MemoryError("the solver kernel ran out of memory")
 
     def solve_layer(self, reps: np.ndarray, W: np.ndarray, bits: np.ndarray, rw: np.ndarray, sw: np.ndarray,
-                    store_values: bool, tol: float, eps: float, max_pi: int, max_vi: int, stats: np.ndarray) -> None:
+                    store_values: bool, tol: float, eps: float, max_pi: int, max_vi: int, stats: np.ndarray,
+                    select: int = 0) -> None:
         """Solve one layer's orbits ``reps`` in place (``W``, ``bits``, ``rw``/``sw``, ``stats``): kernels.c's
         solve_layer."""
         reps = np.ascontiguousarray(reps, np.int64)
-        args = (W, bits, rw, sw, int(store_values), float(tol), float(eps), int(max_pi), int(max_vi), stats)
+        args = (W, bits, rw, sw, int(store_values), float(tol), float(eps), int(max_pi), int(max_vi), int(select),
+                stats)
         self._split(reps, lambda lo, hi: self.lib.solve_layer(ctypes.byref(self.model), reps, lo, hi, *args))
 
-    def respond_layer(self, reps: np.ndarray, V: np.ndarray, pbits: np.ndarray, greedy: np.ndarray,
+    def respond_layer(self, reps: np.ndarray, V: np.ndarray, pbits: np.ndarray, mixes: Mixes, greedy: np.ndarray,
                       bits: np.ndarray, tol: float, eps: float, max_pi: int, max_vi: int, stats: np.ndarray) -> None:
-        """The best response of one layer against fixed decisions ``pbits``: kernels.c's respond_layer."""
+        """The best response of one layer against fixed decisions ``pbits`` (mixed where ``mixes`` say):
+        kernels.c's respond_layer."""
         reps = np.ascontiguousarray(reps, np.int64)
-        args = (V, pbits, greedy, bits, float(tol), float(eps), int(max_pi), int(max_vi), stats)
+        args = (V, pbits, *_mix_args(mixes), greedy, bits, float(tol), float(eps), int(max_pi), int(max_vi), stats)
         self._split(reps, lambda lo, hi: self.lib.respond_layer(ctypes.byref(self.model), reps, lo, hi, *args))
 
     def gains_rows(self, room: np.ndarray, rows: np.ndarray, off: np.ndarray, out: np.ndarray) -> None:
@@ -326,8 +339,22 @@ class Kernel:
             return int(self.lib.versus_pass(N, G, K, dopt, obase, dcand, coff, W, gap))
         self._each(run, jobs)
 
-    def evaluate_layer(self, reps: np.ndarray, V: np.ndarray, pbits: np.ndarray, gaps: np.ndarray) -> None:
-        """The values of one layer under fixed decisions ``pbits``: kernels.c's evaluate_layer."""
+    def evaluate_layer(self, reps: np.ndarray, V: np.ndarray, pbits: np.ndarray, mixes: Mixes,
+                       gaps: np.ndarray) -> None:
+        """The values of one layer under fixed decisions ``pbits`` (mixed where ``mixes`` say): kernels.c's
+        evaluate_layer."""
         reps = np.ascontiguousarray(reps, np.int64)
+        margs = _mix_args(mixes)
         self._split(reps, lambda lo, hi: self.lib.evaluate_layer(ctypes.byref(self.model), reps, lo, hi, V, pbits,
-                                                                 gaps))
+                                                                 *margs, gaps))
+
+
+def _mix_args(mixes: Mixes) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """``Mixes`` as the kernel takes them: the count, then the three arrays (never empty: ctypes wants memory)."""
+    key, q, p = (np.ascontiguousarray(a, dt) for a, dt in zip(mixes, (np.int64, np.int64, np.float64)))
+    n = 0 if mixes is NO_MIXES else len(key)
+    if n and np.any(np.diff(key) <= 0):
+        raise ValueError("mixed decisions must be keyed in ascending order, once each")
+    if n == 0:
+        key, q, p = NO_MIXES
+    return n, key, q, p

@@ -24,14 +24,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.engine.bits import packed_width
-from solver.engine.kernels import Kernel
+from solver.engine.kernels import STATS, Kernel
 from solver.engine.solve import (
     EPS,
     MAX_PI,
     MAX_VI,
     TOLERANCE,
+    Mixed,
     Progress,
     convergence,
+    kernel_mixes,
     layer_work,
     model_arrays,
     orbit_layers,
@@ -60,9 +62,10 @@ class ResponseResult:
 
 
 def respond(model: TurnModel, players: int, target: int, seat_bits: Sequence[np.ndarray | None],
-            greedy: Iterable[int], *, tol: float = TOLERANCE, progress: Progress | None = None) -> ResponseResult:
+            greedy: Iterable[int], *, seat_mixed: Sequence[Mixed | None] = (), tol: float = TOLERANCE,
+            progress: Progress | None = None) -> ResponseResult:
     """Best response of the seats in ``greedy`` to the others' ``seat_bits`` (packed, (G**N, nbytes) each;
-    ignored for greedy seats, which may be None)."""
+    ignored for greedy seats, which may be None), mixed where ``seat_mixed[a]`` says (a table's ``Mixed``)."""
     t0 = time.perf_counter()
     N, G, D = players, target, model.substates
     S, nbytes = G ** N, packed_width(G, D)
@@ -74,15 +77,17 @@ def respond(model: TurnModel, players: int, target: int, seat_bits: Sequence[np.
         if a not in seats:
             pbits[a] = np.asarray(b, dtype=np.uint8).reshape(S, nbytes)
     mask = np.array([a in seats for a in range(N)], dtype=np.uint8)
+    mixes = kernel_mixes([m if a not in seats else None for a, m in enumerate(seat_mixed)], S)
     reps, ptr = orbit_layers(N, G, canonical=False)
     work = layer_work(N, G, ptr)
     V = np.zeros((N, S, N))
-    stats = np.zeros((len(reps), 3))
+    stats = np.zeros((len(reps), STATS))
+    stats[:, 4] = -1.0
     with Kernel(N, N, G, D, model.start, nbytes, model_arrays(model, G)) as kernel:
         for layer in range(len(ptr) - 1):
             lo, hi = ptr[layer], ptr[layer + 1]
             if hi > lo:
-                kernel.respond_layer(reps[lo:hi], V, pbits, mask, pbits, tol, EPS, MAX_PI, MAX_VI, stats[lo:hi])
+                kernel.respond_layer(reps[lo:hi], V, pbits, mixes, mask, pbits, tol, EPS, MAX_PI, MAX_VI, stats[lo:hi])
             if progress is not None:
                 progress(int(work[layer + 1]), int(work[-1]))
     residual, converged, iterations = convergence(stats, tol, "best response")

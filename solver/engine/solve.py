@@ -29,17 +29,30 @@ interval of y over which its decisions stay greedy.
 Stopping rule. An orbit is done when, for every member, the y implied by the
 solved values lies in that interval (within ``eps`` = 1e-13): the values then
 satisfy the Bellman equations up to rounding. The residual reported is the
-largest of |c_i + b_i P W_{i+1} - W_i| and the interval overshoot. If the
-decisions have not settled after ``max_pi`` passes, the orbit falls back to
-value iteration, capped at ``max_vi`` passes, whose last change is the residual.
-``converged`` is True when every orbit's residual is at most ``tol``.
+largest of |c_i + b_i P W_{i+1} - W_i| and the interval overshoot.
+
+Several equilibria. With three or more players the game is not zero-sum, and
+an orbit's turns can have several stationary equilibria (or none in pure
+decisions); policy iteration then jumps between policies. If the decisions
+have not settled after ``max_pi`` passes, the kernel lists each member's
+policies that are greedy over the y its iteration visited (each with its
+interval), closes the cycle exactly for every choice of one per member, and
+keeps the equilibria: the choices whose y fall in their intervals. It picks
+the one with the largest sum of the movers' own chances at their turns
+(``SELECTION``); with none, the mixed equilibrium in which one member is
+indifferent at one decision and rolls there with the probability that closes
+the cycle (a ratio of affine functions of it: a linear equation). Only if that
+finds nothing does the orbit fall back to value iteration, capped at
+``max_vi`` passes, whose last change is the residual. ``converged`` is True
+when every orbit's residual is at most ``tol``. docs/model.md says why the
+search ends and what the choice changes.
 Twin in the page: ``solver/site/web/src/core/solve.js``.
 """
 from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -47,7 +60,7 @@ import numpy as np
 
 from solver.engine import kernels
 from solver.engine.bits import packed_width
-from solver.engine.kernels import Kernel, ModelArrays
+from solver.engine.kernels import NO_MIXES, STATS, Kernel, Mixes, ModelArrays
 from solver.errors import GonutsError
 from solver.game.turn import TurnModel
 
@@ -55,6 +68,9 @@ TOLERANCE = 1e-12
 EPS = 1e-13
 MAX_PI = 50
 MAX_VI = 100_000
+
+SELECTION = "largest sum of the movers' own chances at their turns"
+"""The rule that picks one of an orbit's several equilibria (docs/model.md: why)."""
 
 Progress = Callable[[int, int], object]
 """``progress(done, total)``: called as long work goes on (a bar, a callback of the caller's)."""
@@ -64,6 +80,35 @@ Checkpoint = Callable[[dict[str, Any]], object]
 
 class ConvergenceWarning(RuntimeWarning):
     """A solve ended above its tolerance."""
+
+
+class NotConverged(GonutsError):
+    """A solve ended above its tolerance: nothing may be kept or answered from it."""
+
+
+@dataclass(frozen=True)
+class Mixed:
+    """Decisions played mixed: at the state ``state[e]`` (flat index of the scores in turn order), the decision
+    ``decision[e]`` (flat index of (turn points, dice): t (D + 1) + n), the mover rolls with probability
+    ``roll[e]`` and stops otherwise; the two give the mover the same chance. Ascending by state."""
+    state: np.ndarray       # (M,) int64
+    decision: np.ndarray    # (M,) int64
+    roll: np.ndarray        # (M,) float64
+
+    def __len__(self) -> int:
+        return len(self.state)
+
+    @staticmethod
+    def none() -> Mixed:
+        """No mixed decision."""
+        return Mixed(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64))
+
+    @staticmethod
+    def from_stats(stats: np.ndarray) -> Mixed:
+        """The mixed decisions a solve's per-orbit stats hold (column 4: the state, -1 for none)."""
+        rows = stats[stats[:, 4] >= 0]
+        rows = rows[np.argsort(rows[:, 4], kind="stable")]
+        return Mixed(rows[:, 4].astype(np.int64), rows[:, 5].astype(np.int64), rows[:, 6].astype(np.float64))
 
 
 @dataclass(frozen=True)
@@ -85,6 +130,22 @@ class SolveResult:
     states: int
     method: str = "layered orbit policy iteration"
     timings: dict[str, float] = field(default_factory=dict)
+    searched: int = 0               # orbits whose decisions did not settle, solved by the equilibrium search
+    several: int = 0                # ... of them, with several pure equilibria (one picked by ``SELECTION``)
+    spread: float = 0.0             # the largest difference between an orbit's equilibria of any chance there
+    mixed: Mixed = field(default_factory=Mixed.none)   # decisions played mixed (orbits with no pure equilibrium)
+
+    def equilibrium(self) -> dict[str, Any]:
+        """What a table's meta says of the equilibrium: the rule that picks one, and how often it had to."""
+        return {"selection": SELECTION, "orbits_searched": self.searched, "orbits_with_several": self.several,
+                "mixed_decisions": len(self.mixed)}
+
+    def check(self, game: str) -> None:
+        """Refuse (``NotConverged``) a solve that ended above its tolerance, naming ``game`` and the residual."""
+        if not self.converged:
+            raise NotConverged(f"the solve of {game} did not converge (residual {self.residual:.3g}, tolerance "
+                               f"{self.tolerance:.3g}, {self.iterations} iterations): nothing is kept; please "
+                               "report it, with this line")
 
     @property
     def roll(self) -> np.ndarray:
@@ -95,6 +156,16 @@ class SolveResult:
     def first_player_win(self) -> float:
         """The first player's win probability at 0-0."""
         return float(self.start_win[(0,) * self.players + (0,)])
+
+
+def kernel_mixes(per_seat: Sequence[Mixed | None], states: int) -> Mixes:
+    """The seats' mixed decisions as the kernel takes them (``kernels.Mixes``): seat a's at key a S + state."""
+    parts = [(a * states + m.state, m.decision, m.roll) for a, m in enumerate(per_seat) if m is not None and len(m)]
+    if not parts:
+        return NO_MIXES
+    return (np.concatenate([p[0] for p in parts]).astype(np.int64),
+            np.concatenate([p[1] for p in parts]).astype(np.int64),
+            np.concatenate([p[2] for p in parts]).astype(np.float64))
 
 
 def unpack_roll(bits: np.ndarray, target: int, substates: int) -> np.ndarray:
@@ -166,8 +237,8 @@ def model_arrays(model: TurnModel, target: int) -> ModelArrays:
 
 
 def convergence(stats: np.ndarray, tol: float, what: str) -> tuple[float, bool, int]:
-    """(residual, converged, iterations) of a solve from its per-orbit stats (passes, residual, converged);
-    warns with a ``ConvergenceWarning`` when it is not converged."""
+    """(residual, converged, iterations) of a solve from its per-orbit stats (``kernels.STATS``: passes,
+    residual, converged, ...); warns with a ``ConvergenceWarning`` when it is not converged."""
     residual = float(stats[:, 1].max()) if len(stats) else 0.0
     converged = bool(np.all(stats[:, 2] == 1.0)) and residual <= tol
     if not converged:
@@ -187,7 +258,7 @@ def _check_resume(state: Mapping[str, Any], N: int, G: int, D: int, norbits: int
                   store_values: bool) -> None:
     want: dict[str, tuple[tuple[int, ...], type[np.generic]]] = {
         "W": ((G ** N, N), np.float64), "bits": ((G ** N, packed_width(G, D)), np.uint8),
-        "stats": ((norbits, 3), np.float64)}
+        "stats": ((norbits, STATS), np.float64)}
     if store_values:
         want.update(rw=((G ** N, G, D + 1), np.float64), sw=((G ** N, G, D + 1), np.float64))
     for name, (shape, dtype) in want.items():
@@ -201,9 +272,12 @@ def _check_resume(state: Mapping[str, Any], N: int, G: int, D: int, norbits: int
 
 def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE,
           store_values: bool | None = None, progress: Progress | None = None,
-          resume: Mapping[str, Any] | None = None, checkpoint: Checkpoint | None = None) -> SolveResult:
+          resume: Mapping[str, Any] | None = None, checkpoint: Checkpoint | None = None,
+          other_extreme: bool = False) -> SolveResult:
     """Solve the game for max-n optimal play. See the module docstring.
 
+    ``other_extreme`` picks, where an orbit has several equilibria, the one with the smallest sum instead of
+    ``SELECTION``'s largest: only to measure how much the choice matters (bench/sweep_equilibria.py).
     ``progress(done, total)`` is called after each layer, in units of work (``layer_work``).
     ``resume`` is a saved state from ``checkpoint`` (a callable taking a dict of
     arrays after each layer, returning nothing) to continue from.
@@ -224,7 +298,8 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
     else:
         W = np.zeros((G ** N, N))
         bits = np.zeros((G ** N, nbytes), dtype=np.uint8)
-        stats = np.zeros((len(reps), 3))
+        stats = np.zeros((len(reps), STATS))
+        stats[:, 4] = -1.0
         rw = sw = None
         done = 0
         if store_values:
@@ -240,7 +315,7 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
             if hi > lo:
                 kernel.solve_layer(reps[lo:hi], W, bits, rw if store_values and rw is not None else dummy,
                                    sw if store_values and sw is not None else dummy, store_values, tol, EPS,
-                                   MAX_PI, MAX_VI, stats[lo:hi])
+                                   MAX_PI, MAX_VI, stats[lo:hi], select=int(other_extreme))
             if checkpoint is not None:
                 checkpoint({"W": W, "bits": bits, "stats": stats, "layers_done": layer + 1,
                             **({"rw": rw, "sw": sw} if store_values else {})})
@@ -259,4 +334,7 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
         iterations=iterations,
         passes=int(stats[:, 0].sum()), tolerance=tol, seconds=seconds, states=total_states,
         timings={"setup": t_setup, "total": seconds},
+        searched=int(np.count_nonzero((stats[:, 3] > 0) | (stats[:, 4] >= 0))),
+        several=int(np.count_nonzero(stats[:, 3] > 1)), mixed=Mixed.from_stats(stats),
+        spread=float(stats[:, 7].max()) if len(stats) else 0.0,
     )

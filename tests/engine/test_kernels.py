@@ -38,8 +38,8 @@ def test_an_array_of_the_wrong_kind_is_refused_before_the_call(kernel, bad):
         V.setflags(write=False)
     reps = np.zeros(1, np.int64)
     with pytest.raises(ctypes.ArgumentError):
-        kernel.lib.evaluate_layer(ctypes.byref(kernel.model), reps, 0, 1, V, np.zeros((36, 4), np.uint8),
-                                  np.zeros(8))
+        kernel.lib.evaluate_layer(ctypes.byref(kernel.model), reps, 0, 1, V, np.zeros((36, 4), np.uint8), 0,
+                                  *kernels.NO_MIXES, np.zeros(8))
 
 
 def _run(args, env, cwd=ROOT):

@@ -1,7 +1,8 @@
 /* The solver's worker: a game solved off the page's main thread, with the WebAssembly kernel (kernels.wasm)
  * driven by core/solve.js. The page (page/solving.js) sends {job, wasm, reading, players, target, speed,
  * settings}; the worker answers {job, progress: [done, total]} after each layer (at most every 50 ms), then
- * {job, startWin, memory, residual, converged, iterations, seconds}, or {job, error}. A Cancel terminates it.
+ * {job, startWin, memory, residual, converged, iterations, equilibrium, seconds}, or {job, error}. A Cancel
+ * terminates it.
  * Bundled on its own (npm run build: solver/site/web/worker.js): the single file carries its text and starts it
  * from a blob; the site serves it as a file. */
 import { kernelData, solveGame } from "./core/solve.js";
@@ -40,7 +41,10 @@ self.onmessage = async (/** @type {MessageEvent} */ e) => {
     }, { values: false });
     const startWin = solved.startWin;
     post({ job: m.job, startWin, memory: kernel.memory.buffer.byteLength, residual: solved.residual,
-           converged: solved.converged, iterations: solved.iterations, seconds: (performance.now() - began) / 1000 },
+           converged: solved.converged, iterations: solved.iterations,
+           equilibrium: { orbits_searched: solved.searched, orbits_with_several: solved.several,
+                          mixed_decisions: solved.mixed.state.length },
+           seconds: (performance.now() - began) / 1000 },
          [startWin.buffer]);
   } catch (err) {
     post({ job: m.job, error: err instanceof Error ? err.message : String(err) });

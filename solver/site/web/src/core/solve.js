@@ -11,8 +11,10 @@ import { nutsPayoutTable } from "./payout.js";
 /** @typedef {{name: string, type: "int64" | "float64" | "uint8", base64?: string, bytes?: Uint8Array}} KernelArray */
 /** @typedef {{players: number, target: number, substates: number, start: number, nbytes: number,
  *   settings: {tol: number, eps: number, max_pi: number, max_vi: number}, arrays: KernelArray[]}} KernelData */
+/** @typedef {{state: number[], decision: number[], roll: number[]}} Mixed */
 /** @typedef {{startWin: Float64Array, rollBits: Uint8Array, rollWin: Float64Array | null, stopWin: Float64Array | null,
- *   residual: number, converged: boolean, iterations: number, passes: number}} Solved */
+ *   residual: number, converged: boolean, iterations: number, passes: number, searched: number, several: number,
+ *   mixed: Mixed}} Solved */
 /** @typedef {{memory: WebAssembly.Memory, malloc: (n: number) => number, free: (p: number) => void,
  *   solve_layer: (...args: (number | bigint)[]) => number}} KernelExports */
 
@@ -98,6 +100,11 @@ export function kernelData(reading, players, target, speed, settings) {
            arrays: arrays.map(([name, type, v]) => ({ name, type, bytes: asBytes(v) })) };
 }
 
+/** Columns of the kernel's per-orbit stats (solver/engine/kernels.py STATS): passes, residual, converged, the pure
+ * equilibria an equilibrium search found, the mixed state (-1: none), its decision, its probability of rolling,
+ * the spread of the equilibria. */
+export const STATS = 8;
+
 /** Solve a game with the kernel's exports: the start-of-turn win probabilities (G^N, N), the packed roll
  * decisions (G^N, nbytes), and for 2 players the values of rolling and stopping (G^N, G, D+1), unless
  * `values` is false (the page keeps only the start values: 96 MB less at 2 players and target 100; the start
@@ -134,7 +141,7 @@ export function solveGame(kernel, data, progress, opts) {
     new Uint32Array(kernel.memory.buffer, model + 64, 12).set(arrays);
     const repsAt = alloc(8 * reps.length);
     new BigInt64Array(kernel.memory.buffer, repsAt, reps.length).set(reps.map(BigInt));
-    const W = alloc(8 * S * N), bits = alloc(S * data.nbytes), stats = alloc(8 * 3 * reps.length);
+    const W = alloc(8 * S * N), bits = alloc(S * data.nbytes), stats = alloc(8 * STATS * reps.length);
     const values = storeValues ? 8 * S * G * (D + 1) : 8;
     const rw = alloc(values), sw = alloc(values);
     const { tol, eps, max_pi: maxPi, max_vi: maxVi } = data.settings;
@@ -142,24 +149,32 @@ export function solveGame(kernel, data, progress, opts) {
     for (let l = 0; l < layers; l++) {
       if (ptr[l + 1] > ptr[l]) {
         const code = kernel.solve_layer(model, repsAt, BigInt(ptr[l]), BigInt(ptr[l + 1]), W, bits, rw, sw,
-          storeValues ? 1 : 0, tol, eps, BigInt(maxPi), BigInt(maxVi), stats);
+          storeValues ? 1 : 0, tol, eps, BigInt(maxPi), BigInt(maxVi), 0n, stats);
         if (code !== 0) throw new Error("the solver ran out of memory on this device");
       }
       if (progress) progress(l + 1, layers);
     }
     const buffer = kernel.memory.buffer;                  // views made after the last malloc: memory may have grown
-    const st = new Float64Array(buffer, stats, 3 * reps.length);
-    let residual = 0, converged = true, iterations = 0, passes = 0;
+    const st = new Float64Array(buffer, stats, STATS * reps.length);
+    let residual = 0, converged = true, iterations = 0, passes = 0, searched = 0, several = 0;
+    /** @type {[number, number, number][]} */
+    const mixes = [];
     for (let o = 0; o < reps.length; o++) {
-      passes += st[3 * o]; iterations = Math.max(iterations, st[3 * o]);
-      residual = Math.max(residual, st[3 * o + 1]); converged = converged && st[3 * o + 2] === 1;
+      const r = STATS * o;
+      passes += st[r]; iterations = Math.max(iterations, st[r]);
+      residual = Math.max(residual, st[r + 1]); converged = converged && st[r + 2] === 1;
+      if (st[r + 3] > 0 || st[r + 4] >= 0) searched++;
+      if (st[r + 3] > 1) several++;
+      if (st[r + 4] >= 0) mixes.push([st[r + 4], st[r + 5], st[r + 6]]);
     }
+    mixes.sort((a, b) => a[0] - b[0]);
     return {
       startWin: new Float64Array(buffer.slice(W, W + 8 * S * N)),
       rollBits: new Uint8Array(buffer.slice(bits, bits + S * data.nbytes)),
       rollWin: storeValues ? new Float64Array(buffer.slice(rw, rw + values)) : null,
       stopWin: storeValues ? new Float64Array(buffer.slice(sw, sw + values)) : null,
-      residual, converged: converged && residual <= tol, iterations, passes,
+      residual, converged: converged && residual <= tol, iterations, passes, searched, several,
+      mixed: { state: mixes.map((x) => x[0]), decision: mixes.map((x) => x[1]), roll: mixes.map((x) => x[2]) },
     };
   } finally {
     for (const p of taken) kernel.free(p);

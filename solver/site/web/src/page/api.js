@@ -58,7 +58,8 @@ export function publish() {
     }).then(() => true),
     /** The games this browser keeps solved: [{key, spec, bytes, used}]. */
     kept: () => keptGames(),
-    /** The last game solved on this page: {key, seconds, memory (the kernel's, bytes), iterations, residual, estimate}. */
+    /** The last game solved on this page: {key, seconds, memory (the kernel's, bytes), iterations, residual, equilibrium
+     * (orbits_searched, orbits_with_several, mixed_decisions: as a table's meta says them), estimate}. */
     lastSolve: () => JSON.parse(JSON.stringify(lastSolve())),
     /** @param {number} players @param {string} [reading] */
     load: (players, reading) => core.load(players, reading === undefined ? "rulebook" : reading, fetchBytes).then(() => true),

@@ -13,7 +13,7 @@ import { GonutsInputError, refuse } from "../core/errors.js";
 /** @typedef {{players: number, reading: string, target: number, speed: number}} Spec */
 /** @typedef {{done: number, total: number}} Progress */
 /** @typedef {{startWin: Float64Array, memory: number, seconds: number, wall: number, residual: number, converged: boolean,
- *   iterations: number}} Result seconds: in the worker; wall: with the worker's start and the kernel's compile */
+ *   iterations: number, equilibrium: {orbits_searched: number, orbits_with_several: number, mixed_decisions: number}}} Result seconds: in the worker; wall: with the worker's start and the kernel's compile */
 
 /* The calibration game: big enough to time (tens of ms on a laptop), small enough to be a blink on a phone. */
 const CALIBRATION = { players: 3, reading: "summary", target: 30, speed: 1 };
@@ -123,7 +123,9 @@ const secs = (s) => String(s < 10 ? Math.max(1, Math.round(s * 10) / 10) : Math.
 const named = (s) => ({ players: s.players, reading: t(s.reading), target: s.target });
 
 /** The last game this page solved, as the solver measured it (window.gonuts.lastSolve: benches, tests).
- * @type {{key: string, seconds: number, memory: number, iterations: number, residual: number, estimate: {seconds: number, bytes: number}} | null} */
+ * @type {{key: string, seconds: number, memory: number, iterations: number, residual: number,
+ *   equilibrium: {orbits_searched: number, orbits_with_several: number, mixed_decisions: number},
+ *   estimate: {seconds: number, bytes: number}} | null} */
 let last = null;
 export const lastSolve = () => last;
 /** @type {Map<string, Promise<void>>} */
@@ -183,10 +185,11 @@ async function solve(key, spec, opts) {
       if (opts.ui) bar.value = p.done / p.total;
       if (opts.onProgress) opts.onProgress(p);
     }, ctl.signal);
-    if (!result.converged) refuse("The solver stopped: {why}", { why: `residual ${result.residual}` });
+    // A solve that did not converge (only by a bug: every game offered has an exact equilibrium) keeps nothing.
+    if (!result.converged) refuse("This game could not be solved exactly on this device, so nothing was kept: choose another target or reading.");
     core.add(spec.players, spec.reading, spec.target, spec.speed, result.startWin);
     last = { key, seconds: result.seconds, memory: result.memory, iterations: result.iterations, residual: result.residual,
-             estimate: { seconds: est.seconds, bytes: est.bytes } };
+             equilibrium: result.equilibrium, estimate: { seconds: est.seconds, bytes: est.bytes } };
     const { dropped } = await kept.write(key, spec, result.startWin);
     if (dropped.length) {
       $("solving-note").textContent = t("To make room, this browser no longer keeps {games}.",
