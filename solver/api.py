@@ -110,7 +110,8 @@ def table(*, max_build_seconds: float | None = None, progress: Progress | None =
 
 def solve(rules: Rules | None = None, *, progress: Progress | None = None, **options: Any) -> Any:
     """Solve a game now (nothing read or written): the solver's report, ``engine.solve.SolveResult``
-    (``converged``, ``residual``, ``iterations``, ``arrays``, ...).
+    (``start_win``, ``roll``, ``residual``, ``iterations``, ``equilibrium()``, ``mixed``, ...). A solve that
+    does not converge raises ``engine.solve.NotConverged`` (a ``GonutsError``) naming the game and the residual.
 
     >>> res = solve(players=2, target=20)
     >>> res.converged
@@ -119,7 +120,9 @@ def solve(rules: Rules | None = None, *, progress: Progress | None = None, **opt
     from solver.engine.solve import solve as solve_model  # deferred for start-up: the kernel and numpy
     from solver.game.turn import turn_model  # deferred for start-up: numpy
     r = rules if rules is not None else Rules.from_options(**options)
-    return solve_model(turn_model(r), r.players, r.target, progress=progress)
+    res = solve_model(turn_model(r), r.players, r.target, progress=progress)
+    res.check(r.describe())
+    return res
 
 
 def advise(scores: Sequence[int], turn: int = 0, dice: int = 5, **options: Any) -> Any:

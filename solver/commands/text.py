@@ -29,8 +29,16 @@ def pct(x: float | None) -> str:
 
 def build(rep: BuildReport) -> str:
     flag = "converged" if rep.converged else "NOT CONVERGED"
-    return (f"{rep.path}: solved in {rep.seconds:.2f} s, {rep.iterations} iterations, residual "
+    line = (f"{rep.path}: solved in {rep.seconds:.2f} s, {rep.iterations} iterations, residual "
             f"{rep.residual:.1e} ({flag}); first player wins {rep.first_player_win:.4%}")
+    eq = rep.equilibrium
+    if eq["orbits_searched"]:
+        several, mixed = eq["orbits_with_several"], eq["mixed_decisions"]
+        line += (f"\n{eq['orbits_searched']} orbit{'s' if eq['orbits_searched'] != 1 else ''} had decisions that did "
+                 f"not settle: {several} with several equilibria (the table holds the one with the {eq['selection']})"
+                 + (f", {mixed} decision{'s' if mixed != 1 else ''} played mixed" if mixed else "")
+                 + "; docs/model.md")
+    return line
 
 
 def advice(rules: Rules, a: Advice) -> str:
@@ -45,12 +53,17 @@ def advice(rules: Rules, a: Advice) -> str:
         assert a.win_if_roll is not None                  # a forced roll has its chance
         line = ("ROLL: the first roll of a turn is forced. Your chance of winning from here: "
                 f"{pct(a.win_if_roll).strip()}")
+    elif a.reason == "mixed":
+        assert a.win_if_roll is not None and a.win_if_stop is not None and a.roll_probability is not None
+        line = (f"EITHER: rolling and stopping both give you {pct(a.win_if_roll).strip()}; the equilibrium rolls "
+                f"with probability {a.roll_probability:.4f} here (docs/model.md), which is what the others' "
+                "chances below assume")
     else:
         assert a.win_if_roll is not None and a.win_if_stop is not None    # a decision: both actions exist
         line = (f"{a.action.upper()}: win {pct(a.win_if_roll).strip()} if you roll, "
                 f"{pct(a.win_if_stop).strip()} if you stop")
     lines = [head, line]
-    if N > 2:
+    if N > 2 or a.reason == "mixed":
         lines.append("every player's chance, you and then the players after you in turn order:")
         lines.append("          " + "".join(f"{'you' if k == 0 else '+' + str(k):>10}" for k in range(N)))
         for label, vec in (("if roll", a.players_if_roll), ("if stop", a.players_if_stop)):
@@ -62,7 +75,7 @@ def advice(rules: Rules, a: Advice) -> str:
 def build_json(rules: Rules, rep: BuildReport) -> dict[str, Any]:
     return {"path": str(rep.path), "rules": rules.to_dict(), "seconds": round(rep.seconds, 4),
             "iterations": rep.iterations, "residual": rep.residual, "converged": rep.converged,
-            "first_player_win": rep.first_player_win}
+            "first_player_win": rep.first_player_win, "equilibrium": rep.equilibrium}
 
 
 def start_win(t: Table) -> list[float]:
@@ -72,8 +85,19 @@ def start_win(t: Table) -> list[float]:
 def info_json(path: str, t: Table) -> dict[str, Any]:
     return {"path": str(path), "describe": t.rules.describe(), "rules": t.rules.to_dict(),
             "schema": t.meta["schema"], "package_version": t.meta["package_version"], "solver": t.meta["solver"],
+            "equilibrium": t.equilibrium,
             "checksum": t.meta["checksum"], "start_win_at_zero": start_win(t), "arrays": t.meta["arrays"],
             "size_bytes": os.path.getsize(path)}
+
+
+def equilibria(eq: dict[str, Any]) -> str:
+    """What a table's ``equilibrium`` meta says, in one line."""
+    if eq["selection"] is None:
+        return "not recorded (a schema-1 table, built before equilibria were searched)"
+    if not eq["orbits_searched"]:
+        return "every orbit's decisions settled (one equilibrium found each)"
+    return (f"{eq['orbits_searched']} orbits searched, {eq['orbits_with_several']} with several equilibria (kept: the "
+            f"{eq['selection']}), {eq['mixed_decisions']} decisions mixed")
 
 
 def info(path: str, t: Table) -> str:
@@ -84,6 +108,7 @@ def info(path: str, t: Table) -> str:
         f"  solver     {s['method']}: residual {s['residual']:.1e} (tolerance {s['tolerance']:.0e}), "
         f"{s['iterations']} iterations, {'converged' if s['converged'] else 'NOT converged'}, {s['seconds']:.2f} s",
         "  at 0-0     " + ", ".join(f"seat {k + 1}: {p:.4%}" for k, p in enumerate(start)),
+        "  equilibria " + equilibria(t.equilibrium),
         "  arrays     " + ", ".join(f"{k} {v['dtype']}{tuple(v['shape'])}" for k, v in t.meta["arrays"].items()),
         f"  integrity  schema {t.meta['schema']}, {t.meta['checksum'][:23]}... verified"])
 

@@ -28,9 +28,12 @@ if TYPE_CHECKING:                # annotations only: this path stays numpy-free 
 @dataclass(frozen=True)
 class Advice:
     """The answer at one state: the ``action`` ("roll" or "stop") and why (``reason``: "optimal", "forced" for
-    the first roll of a turn, "reaches_target" when stopping wins), the mover's win probability either way
-    (``win_if_roll``, ``win_if_stop``, fractions; None where the action does not exist) and every seat's
-    (``players_if_roll``, ``players_if_stop``, seat order from the mover). ``to_dict()`` is ``advise --json``'s.
+    the first roll of a turn, "reaches_target" when stopping wins, "mixed" where the equilibrium mixes), the
+    mover's win probability either way (``win_if_roll``, ``win_if_stop``, fractions; None where the action does
+    not exist) and every seat's (``players_if_roll``, ``players_if_stop``, seat order from the mover). Where the
+    equilibrium mixes (an orbit with no pure equilibrium: docs/model.md), both actions give the mover the same
+    chance, ``roll_probability`` is the probability of rolling and ``action`` the likelier; elsewhere it is
+    None. ``to_dict()`` is ``advise --json``'s.
 
     >>> import solver
     >>> a = solver.advise((23, 31), turn=7, dice=3)
@@ -46,16 +49,20 @@ class Advice:
     win_if_stop: float | None
     players_if_roll: tuple[float, ...] | None    # every seat's win probability, seat order from the active player
     players_if_stop: tuple[float, ...] | None
+    roll_probability: float | None = None        # where the equilibrium mixes: the probability of rolling
 
     def to_dict(self) -> dict[str, object]:
-        """The advice as ``advise --json`` prints it."""
-        return {
+        """The advice as ``advise --json`` prints it (``roll_probability`` only where the equilibrium mixes)."""
+        out: dict[str, object] = {
             "scores": list(self.scores), "turn": self.turn, "dice": self.dice,
             "action": self.action, "reason": self.reason,
             "win_if_roll": self.win_if_roll, "win_if_stop": self.win_if_stop,
             "players_if_roll": None if self.players_if_roll is None else list(self.players_if_roll),
             "players_if_stop": None if self.players_if_stop is None else list(self.players_if_stop),
         }
+        if self.roll_probability is not None:
+            out["roll_probability"] = self.roll_probability
+        return out
 
 
 def check_state(table: GameShape, scores: Sequence[int], turn: int, dice: int) -> tuple[int, ...]:
@@ -88,8 +95,10 @@ def check_dice(D: int, dice: int) -> None:
 
 
 def _answer(table: GameShape, scores: Sequence[int], turn: int, dice: int, both: Callable[[tuple[int, ...]], Any],
-            roll_at: Callable[[tuple[int, ...]], bool]) -> Advice:
-    """The answer given ``both()`` -> (every seat if roll, every seat if stop) and ``roll_at()`` -> bool."""
+            roll_at: Callable[[tuple[int, ...]], bool],
+            mix_at: Callable[[tuple[int, ...]], float | None] = lambda scores: None) -> Advice:
+    """The answer given ``both()`` -> (every seat if roll, every seat if stop), ``roll_at()`` -> bool and
+    ``mix_at()`` -> the probability of rolling where the equilibrium mixes, else None."""
     scores = check_state(table, scores, turn, dice)
     N, G, D = table.players, table.target, table.substates
     if scores[0] + turn >= G:
@@ -99,6 +108,9 @@ def _answer(table: GameShape, scores: Sequence[int], turn: int, dice: int, both:
     if turn == 0 and dice == D:
         return Advice(scores, turn, dice, "roll", "forced", r_all[0], None, r_all, None)
     action = "roll" if roll_at(scores) else "stop"
+    p = mix_at(scores)
+    if p is not None:
+        return Advice(scores, turn, dice, action, "mixed", r_all[0], s_all[0], r_all, s_all, p)
     return Advice(scores, turn, dice, action, "optimal", r_all[0], s_all[0], r_all, s_all)
 
 
@@ -113,7 +125,9 @@ def advise(table: TableView, scores: Sequence[int], turn: int, dice: int) -> Adv
         W, pay = table.arrays["start_win"], table.arrays.get("nuts_payout")
         return backup_state(table.rules, None if pay is None else pay.tolist(),
                             after_turn(W, scores), scores[0], turn, dice)
-    return _answer(table, scores, turn, dice, both, lambda scores: table.roll_at(scores, turn, dice))
+    mix = getattr(table, "mix_at", None)
+    return _answer(table, scores, turn, dice, both, lambda scores: table.roll_at(scores, turn, dice),
+                   (lambda scores: mix(scores, turn, dice)) if mix is not None else (lambda scores: None))
 
 
 @dataclass(frozen=True)
@@ -180,6 +194,22 @@ def _advise_checked(tab: CheckedTable, scores: Sequence[int], turn: int, dice: i
         width = tab.headers["roll_bits"][1][-1]
         return bool(tab.item("roll_bits", flat(scores) * width + (q >> 3))[0] & (128 >> (q & 7)))
 
+    def mix_at(scores: Sequence[int]) -> float | None:
+        if "mixed_at" not in tab.headers:
+            return None
+        width = N + 2
+        rows = tab.headers["mixed_at"][1][0]
+        at = struct.unpack(f"<{rows * width}q", tab.data("mixed_at"))
+        want = tuple(scores) + (turn, dice)
+        for e in range(rows):
+            if tuple(at[e * width:(e + 1) * width]) == want:
+                p: float = struct.unpack("<d", tab.item("mixed_roll", e))[0]
+                if not (math.isfinite(p) and 0.0 < p < 1.0):
+                    raise TableError(f"{tab.where}: mixed_roll holds {p!r}: not a probability strictly between 0 "
+                                     "and 1")
+                return p
+        return None
+
     def value(name: str, scores: Sequence[int]) -> float:
         x: float = struct.unpack("<d", tab.item(name, at(scores)))[0]
         if not (math.isfinite(x) and 0.0 <= x <= 1.0):
@@ -193,4 +223,4 @@ def _advise_checked(tab: CheckedTable, scores: Sequence[int], turn: int, dice: i
             return (rw, 1.0 - rw), (sw, 1.0 - sw)
         run, payouts = turn_inputs(tab, tuple(scores))
         return backup_state(rules, payouts, lambda g: run[g * N:(g + 1) * N], scores[0], turn, dice)
-    return _answer(shape, scores, turn, dice, both, roll_at)
+    return _answer(shape, scores, turn, dice, both, roll_at, mix_at)

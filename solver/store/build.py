@@ -15,7 +15,7 @@ import numpy as np
 
 from solver import files
 from solver.engine.kernels import needs_compile
-from solver.engine.solve import TOLERANCE, Progress, prepare, solve
+from solver.engine.solve import TOLERANCE, NotConverged, Progress, prepare, solve
 from solver.errors import GonutsError, TableError
 from solver.files import StrPath
 from solver.game.payout import nuts_payout_table
@@ -47,6 +47,7 @@ class BuildReport:
     iterations: int
     converged: bool
     first_player_win: float
+    equilibrium: dict[str, Any]
 
 
 def build(rules: Rules, out: StrPath, progress: Progress | None = None, resume: bool = False,
@@ -76,6 +77,11 @@ def build(rules: Rules, out: StrPath, progress: Progress | None = None, resume: 
     try:
         result = solve(model, rules.players, rules.target, tol=tol or TOLERANCE, progress=progress,
                        resume=state, checkpoint=checkpoint.save)
+        try:
+            result.check(rules.describe())
+        except NotConverged:
+            checkpoint.clear()                  # nothing of a solve that did not converge is kept
+            raise
         arrays: dict[str, Any] = {"start_win": result.start_win}
         if rules.players >= PACKED_FROM_PLAYERS:
             arrays["roll_bits"] = result.roll_bits
@@ -86,12 +92,14 @@ def build(rules: Rules, out: StrPath, progress: Progress | None = None, resume: 
             arrays["stop_win"] = result.stop_win
         if payouts is not None:
             arrays["nuts_payout"] = payouts
+        if len(result.mixed):
+            arrays.update(tables.mixed_arrays(result.mixed, rules.players, rules.target, model.substates))
         solver_meta = {
             "method": result.method, "tolerance": result.tolerance, "residual": result.residual,
             "iterations": result.iterations, "passes": result.passes, "converged": result.converged,
             "seconds": round(result.seconds, 4), "first_player_win": result.first_player_win,
         }
-        meta = tables.save(path, rules, arrays, solver_meta, model.substates)
+        meta = tables.save(path, rules, arrays, solver_meta, model.substates, result.equilibrium())
     except KeyboardInterrupt:
         try:
             saved = checkpoint.flush()
@@ -102,7 +110,7 @@ def build(rules: Rules, out: StrPath, progress: Progress | None = None, resume: 
                                "finished") from None
     checkpoint.clear()
     return BuildReport(path, meta, result.seconds, result.residual, result.iterations, result.converged,
-                       result.first_player_win)
+                       result.first_player_win, result.equilibrium())
 
 
 class BuildInterrupted(GonutsError):

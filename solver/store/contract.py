@@ -26,16 +26,22 @@ from solver.errors import RulesError, TableError
 from solver.files import StrPath, check_source
 from solver.game.rules import Rules
 
-SCHEMA = 1
+SCHEMA = 2
+"""Written by this version: 2 adds the ``equilibrium`` meta and, where decisions are mixed, ``mixed_at`` and
+``mixed_roll``. Every schema in ``SCHEMAS`` is read."""
+SCHEMAS = (1, 2)
 FORMAT = "gonuts-solve table"
+EQUILIBRIUM_KEYS = ("selection", "orbits_searched", "orbits_with_several", "mixed_decisions")
 PACKED_FROM_PLAYERS = 4      # from this many players on, decisions are bit-packed
 SOLVER_KEYS = ("tolerance", "residual", "iterations", "converged")
 MAX_META_BYTES = 1_000_000
 MAX_HEADER_BYTES = 65_536
-KNOWN_MEMBERS = ("meta", "start_win", "roll", "roll_bits", "roll_win", "stop_win", "nuts_payout")
+KNOWN_MEMBERS = ("meta", "start_win", "roll", "roll_bits", "roll_win", "stop_win", "nuts_payout", "mixed_at",
+                 "mixed_roll")
+MAX_MIXED = 1_000_000        # mixed decisions a table may declare (there is at most one per orbit)
 _CORRUPT = (OSError, EOFError, zipfile.BadZipFile, zlib.error, ValueError, RuntimeError, NotImplementedError,
             struct.error)
-ITEMSIZE = {"<f8": 8, "|b1": 1, "|u1": 1}
+ITEMSIZE = {"<f8": 8, "|b1": 1, "|u1": 1, "<i8": 8}
 
 Shape = tuple[int, ...]
 Meta = dict[str, Any]
@@ -46,8 +52,10 @@ Member = tuple[str, Shape, memoryview]
 """An array as read without numpy: (dtype string, shape, its C-order bytes)."""
 
 
-def expected(rules: Rules, substates: int) -> Layout:
-    """name -> (dtype string as numpy writes it, shape) that a table of these rules must hold."""
+def expected(rules: Rules, substates: int, mixed: int = 0) -> Layout:
+    """name -> (dtype string as numpy writes it, shape) that a table of these rules must hold, with ``mixed``
+    decisions played mixed: ``mixed_at`` (scores in turn order, turn points, dice; one row each) and
+    ``mixed_roll`` (the probability of rolling there)."""
     N, G, D = rules.players, rules.target, substates
     grid = (G,) * N
     out: Layout = {"start_win": ("<f8", grid + (N,))}
@@ -60,15 +68,31 @@ def expected(rules: Rules, substates: int) -> Layout:
         out["stop_win"] = ("<f8", grid + (G, D + 1))
     if rules.game == "gonuts":
         out["nuts_payout"] = ("<f8", (6, G + 1))
+    if mixed:
+        out["mixed_at"] = ("<i8", (mixed, N + 2))
+        out["mixed_roll"] = ("<f8", (mixed,))
     return out
+
+
+def equilibrium_of(meta: Meta, where: str) -> Meta:
+    """The ``equilibrium`` meta of a table (schema 2), checked; a schema-1 table has none and no mixed decision."""
+    if meta.get("schema") == 1:
+        return {"selection": None, "orbits_searched": 0, "orbits_with_several": 0, "mixed_decisions": 0}
+    eq = meta.get("equilibrium")
+    if not isinstance(eq, dict) or set(eq) != set(EQUILIBRIUM_KEYS) or not isinstance(eq["selection"], str) or \
+            any(type(eq[k]) is not int or eq[k] < 0 for k in EQUILIBRIUM_KEYS[1:]) or \
+            eq["mixed_decisions"] > MAX_MIXED:
+        raise TableError(f"{where}: its equilibrium meta is not valid")
+    return eq
 
 
 def contract(meta: Meta, where: str) -> tuple[Rules, Layout]:
     """The rules in meta and the arrays (name -> dtype, shape) a table of them must hold."""
     if meta.get("format") != FORMAT:
         raise TableError(f"{where}: not a gonuts-solve table")
-    if meta.get("schema") != SCHEMA:
-        raise TableError(f"{where}: unknown table schema {meta.get('schema')!r} (this version reads {SCHEMA})")
+    if meta.get("schema") not in SCHEMAS:
+        raise TableError(f"{where}: unknown table schema {meta.get('schema')!r} (this version reads "
+                         f"{', '.join(map(str, SCHEMAS))})")
     try:
         rules = Rules.from_dict(meta["rules"])
     except (RulesError, KeyError, TypeError) as exc:
@@ -79,7 +103,12 @@ def contract(meta: Meta, where: str) -> tuple[Rules, Layout]:
         raise TableError(f"{where}: the rules knobs in meta disagree with its rules object")
     if any(meta.get(k) != meta.get("solver", {}).get(k) for k in SOLVER_KEYS):
         raise TableError(f"{where}: the solver numbers in meta disagree with its solver object")
-    return rules, expected(rules, rules.substates)
+    if meta.get("converged") is not True or not isinstance(meta.get("residual"), (int, float)) or \
+            not isinstance(meta.get("tolerance"), (int, float)) or not meta["residual"] <= meta["tolerance"]:
+        raise TableError(f"{where}: its solve did not converge (residual {meta.get('residual')!r}, tolerance "
+                         f"{meta.get('tolerance')!r}): no answer is given from it; build the game again")
+    eq = equilibrium_of(meta, where)
+    return rules, expected(rules, rules.substates, eq["mixed_decisions"])
 
 
 def checksum_of(items: Iterable[tuple[str, str, Sequence[int], bytes | memoryview]]) -> str:

@@ -2,7 +2,8 @@
 
 Arrays (documented in tables/README.md): ``meta`` (0-d JSON string),
 ``start_win``, ``roll`` (2-3 players) or ``roll_bits`` (4 players),
-``roll_win`` and ``stop_win`` (2 players), ``nuts_payout`` (Go Nuts!).
+``roll_win`` and ``stop_win`` (2 players), ``nuts_payout`` (Go Nuts!), and
+where an orbit has no pure equilibrium ``mixed_at`` and ``mixed_roll``.
 Every table carries its schema version and a SHA-256 of its arrays in
 ``meta``; ``load`` never allows pickles and refuses anything that does not
 match. ``save`` writes to a temporary file in the target's folder, fsyncs
@@ -21,7 +22,7 @@ from typing import IO, Any, Protocol
 
 import numpy as np
 
-from solver.engine.solve import unpack_roll
+from solver.engine.solve import SELECTION, Mixed, unpack_roll
 from solver.errors import TableError
 from solver.files import StrPath, atomic_write
 from solver.game.rules import Rules
@@ -32,9 +33,8 @@ from solver.store.contract import (
     Archive,
     Member,
     Meta,
-    Shape,
     contract,
-    expected,
+    equilibrium_of,
 )
 from solver.version import __version__
 
@@ -70,7 +70,7 @@ class Table:
         return int(self.meta["substates"])
 
     def roll_at(self, scores: Sequence[int], t: int, n: int) -> bool:
-        """The stored decision at one decision state."""
+        """The stored decision at one decision state (at a mixed one, the likelier action: see ``mix_at``)."""
         D = self.substates
         if "roll" in self.arrays:
             return bool(self.arrays["roll"][tuple(scores) + (t, n)])
@@ -82,6 +82,45 @@ class Table:
         if "roll" in self.arrays:
             return self.arrays["roll"]
         return unpack_roll(self.arrays["roll_bits"], self.target, self.substates)
+
+    def mix_at(self, scores: Sequence[int], t: int, n: int) -> float | None:
+        """The probability of rolling where the equilibrium mixes (the mover is indifferent), else None."""
+        at = self.arrays.get("mixed_at")
+        if at is None:
+            return None
+        row = tuple(int(x) for x in scores) + (int(t), int(n))
+        hit = np.flatnonzero(np.all(at == np.array(row, dtype=np.int64), axis=1))
+        return float(self.arrays["mixed_roll"][hit[0]]) if len(hit) else None
+
+    @property
+    def mixed(self) -> Mixed:
+        """The decisions played mixed, as the engine takes them (``engine.solve.Mixed``)."""
+        return mixed_of(self.arrays, self.players, self.target, self.substates)
+
+    @property
+    def equilibrium(self) -> Meta:
+        """The table's ``equilibrium`` meta: the selection rule and how often it applied (schema 1: none)."""
+        return equilibrium_of(self.meta, str(self.path or "table"))
+
+
+def mixed_arrays(mixed: Mixed, players: int, target: int, substates: int) -> dict[str, np.ndarray]:
+    """A solve's mixed decisions as a table holds them: ``mixed_at`` rows (scores in turn order, turn points, dice)
+    and ``mixed_roll``."""
+    W1 = substates + 1
+    scores = np.stack(np.unravel_index(mixed.state, (target,) * players), axis=1)
+    at = np.concatenate([scores, (mixed.decision // W1)[:, None], (mixed.decision % W1)[:, None]], axis=1)
+    return {"mixed_at": np.ascontiguousarray(at, dtype=np.int64),
+            "mixed_roll": np.ascontiguousarray(mixed.roll, dtype=np.float64)}
+
+
+def mixed_of(arrays: dict[str, np.ndarray], players: int, target: int, substates: int) -> Mixed:
+    """``mixed_arrays`` read back (none when the table has no mixed decision)."""
+    at = arrays.get("mixed_at")
+    if at is None:
+        return Mixed.none()
+    state = np.ravel_multi_index(tuple(at[:, k] for k in range(players)), (target,) * players).astype(np.int64)
+    decision = (at[:, players] * (substates + 1) + at[:, players + 1]).astype(np.int64)
+    return Mixed(state, decision, np.asarray(arrays["mixed_roll"], dtype=np.float64))
 
 
 class GameShape(Protocol):
@@ -123,15 +162,26 @@ def checksum(arrays: dict[str, np.ndarray]) -> str:
     return "sha256:" + h.hexdigest()
 
 
-def expected_arrays(rules: Rules, substates: int) -> dict[str, tuple[np.dtype[Any], Shape]]:
-    """name -> (dtype, shape) that a table of these rules must hold."""
-    return {name: (np.dtype(dtype), shape) for name, (dtype, shape) in expected(rules, substates).items()}
+def _check_mixed(at: np.ndarray, roll: np.ndarray, rules: Rules, where: str) -> None:
+    """Mixed decisions name decision states, once each, in table order, and probabilities strictly between 0
+    and 1."""
+    N, G, D = rules.players, rules.target, rules.substates
+    scores, t, n = at[:, :N], at[:, N], at[:, N + 1]
+    ok = (scores >= 0).all() and (scores < G).all() and (n >= 1).all() and (n <= D).all() and (t >= 0).all() and \
+        (t < G - scores[:, 0]).all()
+    if not ok:
+        raise TableError(f"{where}: mixed_at names a state that is no decision")
+    keys = np.ravel_multi_index(tuple(at[:, k] for k in range(N + 2)), (G,) * N + (G, D + 1)) if len(at) else at
+    if len(at) and np.any(np.diff(keys) <= 0):
+        raise TableError(f"{where}: mixed_at is not in table order, once each")
+    if not np.all(np.isfinite(roll)) or np.any(roll <= 0) or np.any(roll >= 1):
+        raise TableError(f"{where}: mixed_roll holds values that are not probabilities strictly between 0 and 1")
 
 
 def _check(meta: Meta, arrays: dict[str, np.ndarray], where: str) -> Rules:
     """The invariants ``save`` and ``load`` both enforce. Returns the table's rules."""
-    rules, _ = contract(meta, where)
-    want = expected_arrays(rules, rules.substates)
+    rules, layout = contract(meta, where)
+    want = {name: (np.dtype(dtype), shape) for name, (dtype, shape) in layout.items()}
     have = set(arrays) - {"meta"}
     if have != set(want):
         missing, extra = sorted(set(want) - have), sorted(have - set(want))
@@ -145,6 +195,8 @@ def _check(meta: Meta, arrays: dict[str, np.ndarray], where: str) -> Rules:
         raise TableError(f"{where}: start_win holds values outside [0, 1]")
     if np.abs(sw.sum(axis=-1) - 1.0).max() > 1e-9:
         raise TableError(f"{where}: start_win does not sum to 1 over players")
+    if "mixed_at" in arrays:
+        _check_mixed(arrays["mixed_at"], arrays["mixed_roll"], rules, where)
     if "roll" in arrays:
         G, roll = rules.target, arrays["roll"]
         # with banked score s0, turn points t >= G - s0 already win: rolling there is never stored
@@ -154,15 +206,21 @@ def _check(meta: Meta, arrays: dict[str, np.ndarray], where: str) -> Rules:
 
 
 def save(path: StrPath, rules: Rules, arrays: dict[str, np.ndarray], solver_meta: dict[str, Any],
-         substates: int) -> Meta:
-    """Write a table atomically. Returns the meta written."""
+         substates: int, equilibrium: dict[str, Any] | None = None) -> Meta:
+    """Write a table atomically. Returns the meta written. Refuses a solve that did not converge.
+
+    ``equilibrium`` is the solve's ``SolveResult.equilibrium()``; without it (a table written again from
+    another's arrays), none was searched and the mixed decisions are those ``arrays`` hold."""
     path = Path(path)
+    if equilibrium is None:
+        equilibrium = {"selection": SELECTION, "orbits_searched": 0, "orbits_with_several": 0,
+                       "mixed_decisions": len(arrays["mixed_at"]) if "mixed_at" in arrays else 0}
     arrays = {k: np.ascontiguousarray(v) for k, v in arrays.items()}
     meta = {
         "format": FORMAT, "schema": SCHEMA, "package_version": __version__,
         "game": rules.game, "players": rules.players, "target": rules.target,
         "substates": substates, "rules": rules.to_dict(), "reading": rules.reading_name(),
-        "solver": solver_meta,
+        "solver": solver_meta, "equilibrium": equilibrium,
         **rules.to_dict(),
         **{k: solver_meta.get(k) for k in SOLVER_KEYS},
         "arrays": {k: {"dtype": v.dtype.str, "shape": list(v.shape)} for k, v in arrays.items()},

@@ -7,7 +7,7 @@ import pytest
 
 from solver.errors import TableError
 from solver.game.rules import Rules
-from solver.store import tables
+from solver.store import contract, tables
 
 
 def _copy_arrays(t):
@@ -88,13 +88,25 @@ def test_save_checks_invariants_before_writing(rulebook2, rb2_path, tmp_path):
     arrays["roll"][49, 0, 3, 2] = True          # rolling where stopping already wins
     p = tmp_path / "never.npz"
     with pytest.raises(TableError, match="roll"):
-        tables.save(p, rulebook2.rules, arrays, {}, 5)
+        tables.save(p, rulebook2.rules, arrays, rulebook2.meta["solver"], 5)
     assert not p.exists() and not list(tmp_path.iterdir())
+
+
+def test_a_solve_that_did_not_converge_is_neither_written_nor_read(rulebook2, tmp_path):
+    unconverged = {**rulebook2.meta["solver"], "converged": False, "residual": 4.7e-4}
+    p = tmp_path / "never.npz"
+    with pytest.raises(TableError, match=r"did not converge \(residual 0.00047"):
+        tables.save(p, rulebook2.rules, _copy_arrays(rulebook2), unconverged, 5)
+    assert not p.exists()
+    # a stranger's table that says so is refused before any array is read
+    meta = {**rulebook2.meta, "solver": unconverged, "converged": False, "residual": 4.7e-4}
+    with pytest.raises(TableError, match="did not converge"):
+        contract.contract(meta, "theirs.npz")
 
 
 def test_save_into_missing_folder_is_refused(rulebook2, rb2_path, tmp_path):
     with pytest.raises(TableError, match="does not exist"):
-        tables.save(tmp_path / "no" / "t.npz", rulebook2.rules, _copy_arrays(rulebook2), {}, 5)
+        tables.save(tmp_path / "no" / "t.npz", rulebook2.rules, _copy_arrays(rulebook2), rulebook2.meta["solver"], 5)
 
 
 def test_npz_is_a_zip_with_the_documented_members(rulebook2, rb2_path):
