@@ -81,10 +81,12 @@ class GoNutsEnv(gym.Env):
             raise ValueError(f"opponents: {exc}") from None
         G, N, D = self.game_rules.target, players, self.game_rules.substates
         self._bits = [p.bits(G, N, D) for p in pols]              # seat -> packed decisions
+        self._mixed = [p.mixed(G, N, D) for p in pols]            # ... and where each mixes (a table's), or None
         self._W1 = D + 1
         self._optimal = optimal_values(table)
         br = respond(game_model(self.game_rules, table), N, G, [None if a == seat else self._bits[a]
-                                                                 for a in range(N)], [seat])
+                                                                 for a in range(N)], [seat],
+                     seat_mixed=self._mixed)
         self.best_response_report = br.report()
         shape = (G,) * N + (N,)
         values = [br.values[a].reshape(shape) for a in range(N)]
@@ -99,6 +101,11 @@ class GoNutsEnv(gym.Env):
         g = self._game
         q = g.t * self._W1 + g.n
         idx = int(np.ravel_multi_index(g.frame(seat), (g.G,) * g.N))
+        mixed = self._mixed[seat]
+        if mixed is not None:                   # a mixed decision of the equilibrium: the env's own seeded coin
+            hit = np.flatnonzero((mixed.state == idx) & (mixed.decision == q))
+            if len(hit):
+                return bool(self.np_random.random() < mixed.roll[hit[0]])
         return bool(self._bits[seat][idx, q >> 3] & (128 >> (q & 7)))
 
     def _opponents(self) -> None:

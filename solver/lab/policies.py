@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from solver.engine.bits import packed_width
+from solver.engine.solve import Mixed
 from solver.game.payout import nuts_gain_mean
 from solver.game.rules import Rules
 from solver.game.turn import TurnModel, turn_model
@@ -51,6 +52,10 @@ class Policy:
 
     def __call__(self, scores: np.ndarray, turn: np.ndarray, dice: np.ndarray) -> np.ndarray:
         return self.decide(scores, turn, dice)
+
+    def mixed(self, G: int, N: int, D: int) -> Mixed | None:
+        """The decisions this policy plays mixed (a table's, where an orbit has no pure equilibrium), or None."""
+        return None
 
     def bits(self, G: int, N: int, D: int) -> np.ndarray:
         """Decisions at every state, by calling ``decide`` on them in chunks."""
@@ -75,11 +80,15 @@ class Policy:
 
 
 class BitsPolicy(Policy):
-    """A policy given by packed decisions over every state (what everything compiles to)."""
+    """A policy given by packed decisions over every state (what everything compiles to), mixed where ``mixed``
+    says: there ``decide`` rolls with the mixed probability, by a coin of ``rng`` (seeded by the caller)."""
 
-    def __init__(self, bits: np.ndarray, G: int, N: int, D: int, name: str = "table") -> None:
+    def __init__(self, bits: np.ndarray, G: int, N: int, D: int, name: str = "table", mixed: Mixed | None = None,
+                 rng: np.random.Generator | None = None) -> None:
         self._bits = np.asarray(bits, dtype=np.uint8).reshape(G ** N, packed_width(G, D))
         self.G, self.N, self.D, self.name = G, N, D, name
+        self._mixed = mixed if mixed is not None and len(mixed) else None
+        self._rng = rng if rng is not None else np.random.default_rng(0)
 
     def decide(self, scores: np.ndarray, turn: np.ndarray, dice: np.ndarray) -> np.ndarray:
         scores, turn, dice = np.asarray(scores), np.asarray(turn), np.asarray(dice)
@@ -88,7 +97,18 @@ class BitsPolicy(Policy):
         idx = np.ravel_multi_index(tuple(scores[inside].T), (self.G,) * self.N)
         q = turn[inside] * (self.D + 1) + dice[inside]
         out[inside] = (self._bits[idx, q >> 3] & (128 >> (q & 7))) != 0
+        if self._mixed is not None and len(idx):
+            width = self.G * (self.D + 1)
+            keys = self._mixed.state * width + self._mixed.decision       # ascending: by state, one per orbit
+            at = np.searchsorted(keys, idx * width + q)
+            hit = (at < len(keys)) & (keys[np.minimum(at, len(keys) - 1)] == idx * width + q)
+            if hit.any():
+                rows = np.flatnonzero(inside)[hit]
+                out[rows] = self._rng.random(len(rows)) < self._mixed.roll[at[hit]]
         return out
+
+    def mixed(self, G: int, N: int, D: int) -> Mixed | None:
+        return self._mixed
 
     def bits(self, G: int, N: int, D: int) -> np.ndarray:
         if (G, N, D) != (self.G, self.N, self.D):
@@ -124,7 +144,7 @@ class TablePolicy(BitsPolicy):
             bits = table.arrays["roll_bits"]
         else:
             bits = np.packbits(table.arrays["roll"].reshape(G ** N, -1), axis=1)
-        super().__init__(bits, G, N, D, name)
+        super().__init__(bits, G, N, D, name, table.mixed)
         self.table = table
 
 

@@ -77,7 +77,8 @@ def best_response(rules: Rules, policies: Sequence[Policy], seats: Sequence[int]
     """``policies`` with the seats in ``seats`` replaced by their exact best response to the others."""
     G, N, D = rules.target, rules.players, rules.substates
     res = respond(game_model(rules, table), N, G, [None if a in seats else p.bits(G, N, D)
-                                                   for a, p in enumerate(policies)], seats, progress=progress)
+                                                   for a, p in enumerate(policies)], seats,
+                  seat_mixed=[p.mixed(G, N, D) for p in policies], progress=progress)
     return [ResponsePolicy(res.bits[a], G, N, D, res.report()) if a in seats else p
             for a, p in enumerate(policies)]
 
@@ -93,7 +94,8 @@ def evaluate_policies(rules: Rules, policies: Sequence[Policy], table: Table | N
     [0.32, 0.68]
     """
     G, N, D = rules.target, rules.players, rules.substates
-    return evaluate(game_model(rules, table), N, G, [p.bits(G, N, D) for p in policies], progress=progress)
+    return evaluate(game_model(rules, table), N, G, [p.bits(G, N, D) for p in policies], progress=progress,
+                    seat_mixed=[p.mixed(G, N, D) for p in policies])
 
 
 @dataclass(frozen=True)
@@ -109,11 +111,13 @@ class SimReport:
 
 def simulate_policies(rules: Rules, policies: Sequence[Policy], games: int, seed: int,
                       progress: Progress | None = None) -> SimReport:
-    """Play ``games`` games of ``policies`` (one per seat, seat 0 first) with the random ``seed``."""
+    """Play ``games`` games of ``policies`` (one per seat, seat 0 first) with the random ``seed`` (the dice, and
+    each seat's coin where its policy mixes)."""
     if games < 1:
         raise GonutsError("games must be at least 1")
     G, N, D = rules.target, rules.players, rules.substates
-    fast = [BitsPolicy(p.bits(G, N, D), G, N, D, p.name) for p in policies]
+    fast = [BitsPolicy(p.bits(G, N, D), G, N, D, p.name, p.mixed(G, N, D), np.random.default_rng([seed, 1, a]))
+            for a, p in enumerate(policies)]
     t0 = time.perf_counter()
     res = simulate(rules, fast, games, np.random.default_rng(seed), progress=progress,
                    batch=min(50_000, games))

@@ -85,3 +85,36 @@ def test_three_player_simulation_agrees_with_exact_evaluation(rulebook3_small):
     res = simulate(t.rules, pols, games, np.random.default_rng(33))
     assert np.all(np.abs(res.win_rate - ev.win) < 3 * np.sqrt(ev.win * (1 - ev.win) / games))
     assert abs(res.turns.mean() - ev.expected_turns) < 3 * res.turns.std() / np.sqrt(games)
+
+
+def test_a_mixed_decision_is_played_as_its_probability():
+    """Where a policy mixes (an equilibrium with no pure one: docs/model.md), evaluate, simulate and best response
+    play the mix: the exact values equal the pure policy's at probability 0 and the other action's at 1, and a
+    literal simulation with the seeded coin lands within 4 standard errors of the exact value at 1/2."""
+    from solver.engine.respond import respond
+    from solver.engine.solve import Mixed
+    from solver.lab.policies import BitsPolicy
+    from solver.lab.strategy import evaluate_policies, simulate_policies
+    rules = Rules.from_options(players=2, target=12)
+    G, N, D = 12, 2, 5
+    model = turn_model(rules)
+    pure = hold(6, G, D)                              # stops at 6 points or more, so it rolls at 2 points
+    bits = pure.bits(G, N, D)
+    states = np.array([i for i in range(G ** N) if np.unravel_index(i, (G, G))[0] + 2 < G], np.int64)
+    q = 2 * (D + 1) + 3                                # 2 points, 3 dice live: a decision met often
+    def mixed(p):
+        return Mixed(states, np.full(len(states), q, np.int64), np.full(len(states), p))
+    flipped = bits.copy()
+    flipped[states, q >> 3] &= ~np.uint8(128 >> (q & 7))        # the same policy, stopping there
+    at = {p: evaluate(model, N, G, [bits, bits], seat_mixed=[mixed(p), mixed(p)]).win for p in (0.0, 0.5, 1.0)}
+    assert np.array_equal(at[1.0], evaluate(model, N, G, [bits, bits]).win)
+    assert np.array_equal(at[0.0], evaluate(model, N, G, [flipped, flipped]).win)
+    assert np.abs(at[0.5] - at[0.0]).max() > 1e-4 and np.abs(at[0.5] - at[1.0]).max() > 1e-4
+    # seat 0 mixes, seat 1 plays pure: the exact value against dice and coins
+    pols = [BitsPolicy(bits, G, N, D, "mix", mixed(0.5)), BitsPolicy(bits, G, N, D, "pure")]
+    exact = evaluate_policies(rules, pols).win
+    sim = simulate_policies(rules, pols, games=40_000, seed=11)
+    assert np.all(np.abs(sim.win - exact) <= 4 * sim.stderr + 1e-12), (sim.win, exact, sim.stderr)
+    # the best response of seat 1 to the mixing seat 0 wins at least what its pure policy wins
+    br = respond(model, N, G, [bits, None], [1], seat_mixed=[mixed(0.5), None])
+    assert br.converged and br.values[0, 0, 1] >= exact[1] - 1e-12
