@@ -106,3 +106,12 @@ def test_too_long_a_build_is_refused_before_any_work_with_the_command_that_build
     with pytest.raises(library.TooLong, match="gonuts-solve build --players 4 --target 60"):
         solver.table(players=4, target=60, cache=tmp_path, max_build_seconds=1)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_solve_that_does_not_converge_raises_naming_the_game(monkeypatch):
+    from solver.engine import solve as engine
+    monkeypatch.setattr(engine, "MAX_PI", 0)
+    monkeypatch.setattr(engine, "MAX_VI", 1)
+    with pytest.warns(engine.ConvergenceWarning), \
+            pytest.raises(engine.NotConverged, match=r"Go Nuts!, 2 players, target 8.*did not converge \(residual"):
+        solver.solve(players=2, target=8)

@@ -391,3 +391,17 @@ def test_installed_command_answers_from_its_shipped_tables(tmp_path):
     p3 = subprocess.run([exe, "advise", "--scores", "1,2,3", "--json"], cwd=tmp_path, env=env,
                         capture_output=True, text=True, timeout=120)
     assert p3.returncode == 0 and p3.stderr == "", p3.stderr
+
+
+def test_build_of_a_solve_that_does_not_converge_writes_nothing_and_exits_1(tmp_path):
+    """The solver's caps lowered until it cannot converge (a bug's stand-in): one line, exit 1, no table."""
+    out = tmp_path / "t.npz"
+    code = ("import sys; import solver.engine.solve as e; e.MAX_PI = 0; e.MAX_VI = 1; "
+            "from solver.commands.cli import main; main(sys.argv[1:])")
+    p = subprocess.run([sys.executable, "-W", "ignore", "-c", code, "build", "--target", "8", "--out", str(out)],
+                       capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert p.returncode == 1, p.stderr
+    last = p.stderr.strip().splitlines()[-1]
+    assert last.startswith("gonuts-solve: error: the solve of Go Nuts!, 2 players, target 8") and \
+        "did not converge (residual" in last and p.stderr.count("error:") == 1, p.stderr
+    assert "Traceback" not in p.stderr and not out.exists() and list(tmp_path.iterdir()) == []

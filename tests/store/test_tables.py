@@ -141,3 +141,55 @@ def test_arrays_deflate_hardly_shrinks_are_stored_and_read_back_the_same(ruleboo
         assert np.array_equal(again.arrays[name], a), name
     with np.load(out, allow_pickle=False) as z:                       # any zip reader: numpy's own
         assert np.array_equal(z["start_win"], rulebook2.arrays["start_win"])
+
+
+def _with_mixes(table, rows, roll):
+    arrays = _copy_arrays(table)
+    arrays["mixed_at"] = np.array(rows, dtype=np.int64).reshape(len(rows), table.players + 2)
+    arrays["mixed_roll"] = np.array(roll, dtype=np.float64)
+    return arrays
+
+
+def test_mixed_decisions_round_trip_and_are_advised_as_such(rulebook3_small, tmp_path):
+    """A table with a mixed decision (written here: no game offered needs one) keeps it through save and load, and
+    advise says it, from the loaded table and from the file read without numpy, in text and JSON."""
+    from solver.commands import text
+    from solver.play.advise import advise, advise_path
+    t = rulebook3_small
+    rows = [(3, 5, 1, 2, 1), (4, 0, 0, 7, 2)]
+    path = tmp_path / "mixed.npz"
+    meta = tables.save(path, t.rules, _with_mixes(t, rows, [0.25, 0.75]), t.meta["solver"], 5)
+    assert meta["schema"] == 2 and meta["equilibrium"]["mixed_decisions"] == 2
+    back = tables.load(path)
+    assert back.mix_at((4, 0, 0), 7, 2) == 0.75 and back.mix_at((4, 0, 0), 7, 3) is None
+    m = back.mixed
+    assert list(m.roll) == [0.25, 0.75] and list(m.state) == [3 * 144 + 5 * 12 + 1, 4 * 144]
+    for a in (advise(back, (3, 5, 1), 2, 1), advise_path(path, (3, 5, 1), 2, 1)[0]):
+        assert a.reason == "mixed" and a.roll_probability == 0.25 and a.to_dict()["roll_probability"] == 0.25
+        assert "EITHER" in text.advice(t.rules, a) and "0.2500" in text.advice(t.rules, a)
+    plain = advise(back, (3, 5, 1), 2, 2)
+    assert plain.reason == "optimal" and "roll_probability" not in plain.to_dict()
+
+
+@pytest.mark.parametrize("rows, roll, why", [
+    ([(3, 5, 1, 2, 0)], [0.5], "no decision"),              # n = 0 is no decision
+    ([(11, 5, 1, 2, 1)], [0.5], "no decision"),             # 11 + 2 >= 12: stopping wins there
+    ([(3, 5, 1, 2, 1), (3, 5, 1, 2, 1)], [0.5, 0.5], "once each"),
+    ([(4, 0, 0, 7, 2), (3, 5, 1, 2, 1)], [0.5, 0.5], "table order"),
+    ([(3, 5, 1, 2, 1)], [1.0], "strictly between"),
+    ([(3, 5, 1, 2, 1)], [float("nan")], "strictly between"),
+])
+def test_mixed_decisions_that_are_not_decisions_or_probabilities_are_refused(rulebook3_small, tmp_path, rows, roll,
+                                                                              why):
+    t = rulebook3_small
+    with pytest.raises(TableError, match=why):
+        tables.save(tmp_path / "bad.npz", t.rules, _with_mixes(t, rows, roll), t.meta["solver"], 5)
+    assert not (tmp_path / "bad.npz").exists()
+
+
+def test_a_schema_1_table_is_still_read(rulebook3_small, tmp_path):
+    """Tables written before schema 2 (the shipped ones among them) load, with no equilibrium recorded."""
+    from solver.store.locate import shipped_dir
+    shipped = tables.load(shipped_dir() / "gonuts-2p-t50-rulebook.npz")
+    assert shipped.meta["schema"] == 1 and shipped.equilibrium["selection"] is None
+    assert len(shipped.mixed) == 0 and shipped.mix_at((0, 0), 3, 4) is None
