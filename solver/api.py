@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from solver.errors import GonutsError
 from solver.game.rules import Rules
 from solver.store.library import Tables
 
@@ -70,7 +71,7 @@ class Table:
         'roll'
         """
         from solver.play.advise import advise as advise_at  # deferred for start-up: import solver stays light
-        return advise_at(self.stored, tuple(scores), turn, dice)
+        return advise_at(self.stored, scores, turn, dice)
 
     def win(self, scores: Sequence[int]) -> tuple[float, ...]:
         """Every seat's win probability at the start of a turn (seat order from the player to move).
@@ -78,7 +79,8 @@ class Table:
         >>> [round(x, 4) for x in table(players=2).win((0, 0))]
         [0.5676, 0.4324]
         """
-        return tuple(float(x) for x in self.arrays["start_win"][tuple(scores)])
+        from solver.play.advise import check_scores  # deferred for start-up: import solver stays light
+        return tuple(float(x) for x in self.arrays["start_win"][check_scores(self.stored, scores)])
 
     def __getattr__(self, name: str) -> Any:
         """Everything else of the stored table (``players``, ``target``, ``meta``, ``substates``, ``roll_at``,
@@ -92,8 +94,19 @@ class Table:
         return f"<Table {self.rules.describe()} at {self.path}>"
 
 
-def _rules(options: dict[str, Any]) -> Rules:
-    return options["rules"] if isinstance(options.get("rules"), Rules) else Rules.from_options(**options)
+def _rules(options: dict[str, Any], rules: Rules | None = None) -> Rules:
+    """The game: ``rules`` (or ``options["rules"]``) as given, else ``Rules.from_options(**options)``; both at once
+    is refused, naming the options that would be ignored."""
+    given = rules if rules is not None else options.get("rules")
+    if given is None:
+        return Rules.from_options(**options)
+    if not isinstance(given, Rules):
+        raise GonutsError(f"rules must be a solver.Rules (Rules.from_options(...)), not {given!r}")
+    extra = sorted(k for k in options if k != "rules")
+    if extra:
+        raise GonutsError(f"give the game as rules or as options, not both: {', '.join(extra)} would be ignored "
+                          "(Rules.from_options(...) takes them all)")
+    return given
 
 
 def table(*, max_build_seconds: float | None = None, progress: Progress | None = None,
@@ -119,7 +132,7 @@ def solve(rules: Rules | None = None, *, progress: Progress | None = None, **opt
     """
     from solver.engine.solve import solve as solve_model  # deferred for start-up: the kernel and numpy
     from solver.game.turn import turn_model  # deferred for start-up: numpy
-    r = rules if rules is not None else Rules.from_options(**options)
+    r = _rules(options, rules)
     res = solve_model(turn_model(r), r.players, r.target, progress=progress)
     res.check(r.describe())
     return res
@@ -131,7 +144,8 @@ def advise(scores: Sequence[int], turn: int = 0, dice: int = 5, **options: Any) 
     >>> advise((23, 31), turn=7, dice=3).action
     'roll'
     """
-    options.setdefault("players", len(scores))
+    if "rules" not in options:
+        options.setdefault("players", len(scores) if hasattr(scores, "__len__") else 2)
     return table(**options).advise(scores, turn, dice)
 
 

@@ -113,7 +113,8 @@ def atomic_write(path: StrPath, write: Callable[[IO[bytes]], object], error: Ref
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise error(f"cannot write {path}: folder {folder} does not exist")
-    tmp = folder / f".{path.name}.{os.getpid()}.tmp"
+    # one name per process and thread: threads of one process writing the same table must not share it
+    tmp = folder / f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp"
     try:
         with open(tmp, "wb") as fh:
             write(fh)

@@ -69,8 +69,8 @@ def real(text: object, what: str, lo: float | None = None, hi: float | None = No
     if not _REAL.fullmatch(s):
         raise UsageError(f"{what} must be a number (like 0.5 or 1e-12), not {show(str(text))}")
     value = float(s)
-    if value in (float("inf"), float("-inf")):
-        raise GonutsError(f"{what} must be a finite number, not {show(str(text))}")
+    if value in (float("inf"), float("-inf")):      # too large to be a double: refused as "inf" is (exit 2)
+        raise UsageError(f"{what} must be a finite number, not {show(str(text))}")
     if above is not None and not value > above:
         raise GonutsError(f"{what} must be above {above:g}, not {show(value)}")
     return _in_range(value, what, lo, hi)

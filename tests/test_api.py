@@ -115,3 +115,48 @@ def test_a_solve_that_does_not_converge_raises_naming_the_game(monkeypatch):
     with pytest.warns(engine.ConvergenceWarning), \
             pytest.raises(engine.NotConverged, match=r"Go Nuts!, 2 players, target 8.*did not converge \(residual"):
         solver.solve(players=2, target=8)
+
+
+@pytest.mark.parametrize("scores, says", [
+    ((-1, 0), "score -1 is outside 0..49"), ((50, 0), "score 50 is outside"), ((True, False), "not True"),
+    ((1.0, 0), "not 1.0"), ((0,), "expected 2 scores"), ("12", "scores must be a list of 2"),
+])
+def test_a_table_refuses_scores_that_are_no_state_naming_them(scores, says):
+    from solver.errors import StateError
+    with pytest.raises(StateError, match=says):
+        solver.table(players=2).win(scores)
+
+
+@pytest.mark.parametrize("state, says", [
+    (dict(scores=(1.5, 2)), "a score must be a whole number, not 1.5"),
+    (dict(scores=(1, 2), turn=float("nan")), "turn points must be a whole number, not nan"),
+    (dict(scores=(1, 2), turn=2.5), "turn points must be a whole number"),
+    (dict(scores=(1, 2), turn=3, dice=2.0), "live dice must be a whole number, not 2.0"),
+    (dict(scores=(1, 2), turn=3, dice=True), "live dice must be a whole number, not True"),
+    (dict(scores="12"), "scores must be a list of 2"),
+])
+def test_advise_refuses_a_state_of_the_wrong_kind_naming_the_field(state, says):
+    from solver.errors import StateError
+    with pytest.raises(StateError, match=says):
+        solver.table(players=2).advise(**state)
+
+
+@pytest.mark.parametrize("options, says", [
+    (dict(max_build_seconds=float("nan")), "max_build_seconds must be a number of seconds above 0"),
+    (dict(max_build_seconds="10"), "max_build_seconds must be"), (dict(max_build_seconds=0), "above 0"),
+    (dict(progress=5), "progress must be a function"),
+])
+def test_table_refuses_its_own_options_before_any_work(options, says):
+    from solver.errors import GonutsError
+    with pytest.raises(GonutsError, match=says):
+        solver.table(players=3, target=23, **options)
+
+
+def test_rules_and_options_together_are_refused_naming_what_would_be_ignored():
+    from solver.errors import GonutsError
+    rules = solver.Rules.from_options(players=2)
+    with pytest.raises(GonutsError, match="target would be ignored"):
+        solver.solve(rules, target=13)
+    with pytest.raises(GonutsError, match="players would be ignored"):
+        solver.table(rules=rules, players=2)
+    assert solver.table(rules=rules).rules == rules

@@ -74,3 +74,26 @@ def test_names_no_system_can_hold_and_special_files_are_refused_before_any_work(
     assert files.destination(tmp_path, "t.npz") == tmp_path / "t.npz"
     assert files.destination("out/", "t.npz") == files.Path("out/t.npz")
     assert files.kind(stat.S_IFSOCK) == "a socket"
+
+
+def test_two_threads_writing_one_file_at_once_do_not_share_a_temporary_file(tmp_path):
+    """Both threads are inside their write at the same moment (a barrier): each must have a file of its own,
+    and the file ends whole, as one of them wrote it."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from solver.files import atomic_write
+    barrier = threading.Barrier(2, timeout=30)
+    target = tmp_path / "t.bin"
+
+    def write(k: int) -> None:
+        def body(fh):
+            fh.write(bytes([k]) * 1000)
+            barrier.wait()
+            fh.write(bytes([k]) * 1000)
+        atomic_write(target, body)
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(write, (1, 2)))
+    data = target.read_bytes()
+    assert data in (bytes([1]) * 2000, bytes([2]) * 2000)
+    assert [p.name for p in tmp_path.iterdir()] == ["t.bin"]

@@ -65,15 +65,33 @@ class Advice:
         return out
 
 
-def check_state(table: GameShape, scores: Sequence[int], turn: int, dice: int) -> tuple[int, ...]:
-    """The scores as a tuple, or a StateError naming what does not exist in ``table``'s game."""
-    N, G, D = table.players, table.target, table.substates
-    scores = tuple(scores)
-    if len(scores) != N:
-        raise StateError(f"expected {N} scores (one per player, the player to move first), got {len(scores)}")
-    for s in scores:
+def whole(value: object, what: str) -> int:
+    """``value`` as an int if it is a whole number (an int or numpy integer, not a bool, a float or a string), else
+    a StateError naming ``what``."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise StateError(f"{what} must be a whole number, not {value!r}")
+    return int(value.__index__())
+
+
+def check_scores(table: GameShape, scores: object) -> tuple[int, ...]:
+    """The scores as a tuple of whole numbers from 0 to target - 1, one per player, or a StateError."""
+    N, G = table.players, table.target
+    if isinstance(scores, (str, bytes)) or not hasattr(scores, "__iter__"):
+        raise StateError(f"scores must be a list of {N} banked scores, the player to move first, not {scores!r}")
+    out = tuple(whole(s, "a score") for s in scores)
+    if len(out) != N:
+        raise StateError(f"expected {N} scores (one per player, the player to move first), got {len(out)}")
+    for s in out:
         if not 0 <= s < G:
             raise StateError(f"score {s} is outside 0..{G - 1}: a banked score of {G} or more has already won")
+    return out
+
+
+def check_state(table: GameShape, scores: Sequence[int], turn: int, dice: int) -> tuple[int, ...]:
+    """The scores as a tuple, or a StateError naming what does not exist in ``table``'s game."""
+    D = table.substates
+    turn, dice = whole(turn, "turn points"), whole(dice, "live dice")
+    scores = check_scores(table, scores)
     if turn < 0:
         raise StateError(f"turn points must be 0 or more, not {turn}")
     check_dice(D, dice)
@@ -100,6 +118,7 @@ def _answer(table: GameShape, scores: Sequence[int], turn: int, dice: int, both:
     """The answer given ``both()`` -> (every seat if roll, every seat if stop), ``roll_at()`` -> bool and
     ``mix_at()`` -> the probability of rolling where the equilibrium mixes, else None."""
     scores = check_state(table, scores, turn, dice)
+    turn, dice = int(turn), int(dice)
     N, G, D = table.players, table.target, table.substates
     if scores[0] + turn >= G:
         win = (1.0,) + (0.0,) * (N - 1)

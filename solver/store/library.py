@@ -20,7 +20,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from solver.errors import CompileError, TableError
+from solver.errors import CompileError, GonutsError, TableError
 from solver.files import cache_dir, cache_folder
 from solver.game.rules import Rules
 from solver.store.locate import find_table, table_name
@@ -92,6 +92,13 @@ class Tables:
                  page_values: Callable[..., Any] | None = None, progress: Progress | None = None,
                  note: Callable[[str], None] | None = None,
                  bar: Callable[[], AbstractContextManager[Progress | None]] | None = None) -> None:
+        if max_build_seconds is not None and (isinstance(max_build_seconds, bool) or
+                                              not isinstance(max_build_seconds, (int, float)) or
+                                              not max_build_seconds > 0 or max_build_seconds != max_build_seconds):
+            raise GonutsError(f"max_build_seconds must be a number of seconds above 0 (or None: any build), not "
+                              f"{max_build_seconds!r}")
+        if progress is not None and not callable(progress):
+            raise GonutsError(f"progress must be a function progress(done, total), not {progress!r}")
         self.cache = Path(cache) if cache is not None else None
         self.max_build_seconds = max_build_seconds
         self.page_values = page_values

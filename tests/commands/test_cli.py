@@ -405,3 +405,11 @@ def test_build_of_a_solve_that_does_not_converge_writes_nothing_and_exits_1(tmp_
     assert last.startswith("gonuts-solve: error: the solve of Go Nuts!, 2 players, target 8") and \
         "did not converge (residual" in last and p.stderr.count("error:") == 1, p.stderr
     assert "Traceback" not in p.stderr and not out.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("speed", ["inf", "1e309"])
+def test_a_speed_past_the_doubles_is_a_usage_error_like_inf(tmp_path, speed):
+    p = subprocess.run([sys.executable, str(ROOT / "cli.py"), "build", "--speed", speed, "--out",
+                        str(tmp_path / "t.npz")], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "--speed must be" in p.stderr, p.stderr
+    assert not (tmp_path / "t.npz").exists()
