@@ -9,10 +9,12 @@ picks one by its stated rule (``engine.solve.SELECTION``). Evidence that does no
 * the plain Bellman operator (``reference.bellman``) holds the table's values at every state of the orbits;
 * each seat's exact best response (``engine.respond``) against the table's play of the others wins nothing more.
 
-The builds through the command line are the slice of bench/sweep_equilibria.py that CI runs.
+Targets 51 (solved here) and 60 (built through the command line) are the slice of bench/sweep_equilibria.py that CI
+runs.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -30,7 +32,6 @@ from solver.game.rules import Rules
 from solver.game.turn import turn_model
 from solver.reference.bellman import bellman
 from tests.table_digests import FIXTURE
-from tests.wheel_check import digests
 
 ROOT = Path(__file__).resolve().parents[2]
 RULEBOOK4 = dict(players=4, reading="rulebook")
@@ -54,6 +55,10 @@ def test_the_cycling_games_converge_with_one_orbit_of_two_equilibria(game51):
     # the two picks differ only on that orbit's states and the ones below it, and only a little
     assert 1e-5 < np.abs(picked.start_win - other.start_win).max() < 1e-3
     assert np.abs(picked.start_win[0, 0, 0, 0] - other.start_win[0, 0, 0, 0]).max() < 1e-9
+    # the bytes the page's kernel gives too (tests/js/equilibria.test.mjs), and any compiler and thread count
+    want = json.loads(FIXTURE.read_text())["cycling"]["gonuts-4p-t51-rulebook.npz"]
+    for name in ("start_win", "roll_bits"):
+        assert hashlib.sha256(getattr(picked, name).tobytes()).hexdigest() == want[name].split()[-1], name
 
 
 def _exact_orbit(rules, W, pay, members, rolls_at):
@@ -184,7 +189,7 @@ def test_no_seat_gains_by_deviating_from_the_table(game51, seat):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("target", [51, 60])
+@pytest.mark.parametrize("target", [60])
 def test_build_converges_and_says_the_equilibrium_it_picked(tmp_path, target):
     out = tmp_path / f"g{target}.npz"
     p = subprocess.run([sys.executable, str(ROOT / "cli.py"), "build", "--players", "4", "--target", str(target),
@@ -196,8 +201,6 @@ def test_build_converges_and_says_the_equilibrium_it_picked(tmp_path, target):
         meta = json.loads(str(z["meta"][()]))
     assert meta["schema"] == 2 and meta["equilibrium"]["selection"] == SELECTION
     assert meta["equilibrium"]["orbits_with_several"] >= 1 and meta["equilibrium"]["mixed_decisions"] == 0
-    if target == 51:                                  # the bytes the page's kernel gives too (tests/js)
-        assert digests(out) == json.loads(FIXTURE.read_text())["cycling"]["gonuts-4p-t51-rulebook.npz"]
     ask = subprocess.run([sys.executable, str(ROOT / "cli.py"), "advise", "--table", str(out), "--scores",
                           f"{target - 12},{target - 32},{target - 51},{target - 12}", "--turn", "7", "--dice", "1",
                           "--json"], capture_output=True, text=True, timeout=300)

@@ -96,7 +96,7 @@ def test_the_pages_core_passes_the_fixtures_under_node_on_its_own(tmp_path):
     """``node --test tests/js`` as a developer types it: no environment set up, a home of its own."""
     env = {k: v for k, v in os.environ.items() if k != "GONUTS_PAGE_DATA"}
     p = subprocess.run(["node", "--test", "tests/js"], cwd=ROOT, capture_output=True, text=True,
-                       env={**env, "HOME": str(tmp_path)}, timeout=120)
+                       env={**env, "HOME": str(tmp_path)}, timeout=420)   # 4 players to 51: a minute
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
     # every test written runs: at least one per test( in the sources (a loop of test( makes several), all passing
     written = sum(len(re.findall(r"^\s*test\(", f.read_text(), re.M)) for f in (ROOT / "tests" / "js").glob("*.test.*js"))
