@@ -460,7 +460,7 @@ static double close_cycle(int64_t L, int64_t N, int64_t K, const double *C, cons
 /* The equilibrium search keeps, for each greedy member, up to MAX_PIECES pieces: a policy greedy for every
  * y in [lo, hi], with its turn's c and b. */
 #define MAX_PIECES 16
-#define STATS 8     /* per orbit: passes, residual, converged, equilibria, mixed state, q, p, spread */
+#define STATS 11    /* per orbit: passes, residual, converged, equilibria, mixed state, q, p, spread, a second mixed state, q, p */
 
 typedef struct {
     TurnScratch ts[MAX_N];                 /* one per member: the members' turns run as lanes */
@@ -641,6 +641,135 @@ static double install(const Model *m, int64_t L, const int64_t *members, const d
     return overshoot(L, N, o->Wn, lo, hi, fixed, o->y);
 }
 
+/* The decision where pieces k and k + 1 of member i differ, if they differ in exactly one (else 0). */
+static int64_t one_difference(const Model *m, const OrbitScratch *o, const int64_t *members, int64_t i, int64_t k) {
+    const int64_t W1 = m->D + 1, plane = (m->G + 1) * W1, h = m->G - members[i] / m->Gpow;
+    const uint8_t *da = o->pdec + (i * MAX_PIECES + k) * plane, *db = da + plane;
+    int64_t q = 0, differ = 0;
+    for (int64_t x = 0; x < h * W1; x++) if (da[x] != db[x]) { differ++; q = x; }
+    return differ == 1 ? q : 0;
+}
+
+/* The orbit's c and b with member j at piece ch[j], mixed into piece ch[j] + 1 with probability mix[j] (0: the
+ * piece itself; fixed members as the last pass ran them): C (L, N), b (L,). */
+static void mixed_turns(int64_t L, int64_t N, const uint8_t *fixed, const double *fixed_c, const double *fixed_b,
+                        const OrbitScratch *o, const int64_t *ch, const double *mix, double *C, double *b) {
+    for (int64_t j = 0; j < L; j++) {
+        const int64_t at = j * MAX_PIECES + ch[j];
+        for (int64_t c = 0; c < N; c++) {
+            const double c0 = fixed[j] ? fixed_c[j * N + c] : o->pc[at * N + c];
+            C[j * N + c] = mix[j] != 0.0 ? c0 + mix[j] * (o->pc[(at + 1) * N + c] - c0) : c0;
+        }
+        const double b0 = fixed[j] ? fixed_b[j] : o->pb[at];
+        b[j] = mix[j] != 0.0 ? b0 + mix[j] * (o->pb[at + 1] - b0) : b0;
+    }
+}
+
+/* No equilibrium with one member mixing: two members i < j each indifferent at a boundary between adjacent
+ * pieces that differ in one decision (as in matching pennies: each one's mix makes the other indifferent). Each
+ * member's c and b are affine in its own probability, so y_i's numerator and the cycle's denominator are affine
+ * in each of (p, r): F(p, r) = num_i - e_i den and G(p, r) = num_j - e_j den are bilinear, known from their four
+ * corners, and F = G = 0 is one quadratic equation in p (then r from F): a closed form. Picks as equilibrium
+ * does; returns 0 and installs the pair, or -1. */
+static int64_t mixed_pair(const Model *m, int64_t L, const int64_t *members, const double *const *Wm,
+                          const uint8_t *fixed, const uint8_t *const *pb, const int64_t *fmq, const double *fmp,
+                          double eps, int64_t select, OrbitScratch *o, int64_t *passes, double *outside,
+                          const double *fixed_c, const double *fixed_b) {
+    const int64_t N = m->N;
+    double C[MAX_N * MAX_N], b[MAX_N], Wn[MAX_N * MAX_N], best_score = -INFINITY;
+    int64_t best[MAX_N], best_i = -1, best_j = -1, best_qi = 0, best_qj = 0;
+    double best_pi = 0.0, best_pj = 0.0;
+    for (int64_t i = 0; i < L; i++) {
+        if (fixed[i]) continue;
+        for (int64_t j = i + 1; j < L; j++) {
+            if (fixed[j]) continue;
+            for (int64_t ki = 0; ki + 1 < o->np[i]; ki++) {
+                const int64_t qi = one_difference(m, o, members, i, ki);
+                if (qi == 0) continue;
+                const double ei = o->phi[i * MAX_PIECES + ki];
+                for (int64_t kj = 0; kj + 1 < o->np[j]; kj++) {
+                    const int64_t qj = one_difference(m, o, members, j, kj);
+                    if (qj == 0) continue;
+                    const double ej = o->phi[j * MAX_PIECES + kj];
+                    int64_t others = 1;
+                    for (int64_t x = 0; x < L; x++) if (x != i && x != j) others *= o->np[x];
+                    for (int64_t code = 0; code < others; code++) {
+                        int64_t ch[MAX_N], rest = code;
+                        for (int64_t x = L - 1; x >= 0; x--) {
+                            if (x == i) { ch[x] = ki; continue; }
+                            if (x == j) { ch[x] = kj; continue; }
+                            ch[x] = rest % o->np[x];
+                            rest /= o->np[x];
+                        }
+                        double F[4], Gv[4], mix[MAX_N] = {0};
+                        for (int64_t corner = 0; corner < 4; corner++) {     /* (p, r) = (0,0), (1,0), (0,1), (1,1) */
+                            mix[i] = (double)(corner & 1);
+                            mix[j] = (double)(corner >> 1);
+                            mixed_turns(L, N, fixed, fixed_c, fixed_b, o, ch, mix, C, b);
+                            const double den = close_cycle(L, N, N, C, b, Wn);
+                            F[corner] = Wn[((i + 1) % L) * N + N - 1] * den - ei * den;
+                            Gv[corner] = Wn[((j + 1) % L) * N + N - 1] * den - ej * den;
+                        }
+                        /* F(p, r) = a + bp p + c r + d p r, and the same for G */
+                        const double a = F[0], bp = F[1] - F[0], c = F[2] - F[0], d = F[3] - F[1] - F[2] + F[0];
+                        const double a2 = Gv[0], bp2 = Gv[1] - Gv[0], c2 = Gv[2] - Gv[0], d2 = Gv[3] - Gv[1] - Gv[2] + Gv[0];
+                        /* r = -(a + bp p) / (c + d p) into G: (a2 + bp2 p)(c + d p) - (c2 + d2 p)(a + bp p) = 0 */
+                        const double k0 = a2 * c - c2 * a, k1 = a2 * d + bp2 * c - c2 * bp - d2 * a, k2 = bp2 * d - d2 * bp;
+                        double roots[2];
+                        int nr = 0;
+                        if (k2 == 0.0) {
+                            if (k1 != 0.0) roots[nr++] = -k0 / k1;
+                        } else {
+                            const double disc = k1 * k1 - 4.0 * k2 * k0;
+                            if (disc >= 0.0) {
+                                const double sq = sqrt(disc), qq = -0.5 * (k1 + (k1 >= 0.0 ? sq : -sq));
+                                roots[nr++] = qq / k2;
+                                if (qq != 0.0) roots[nr++] = k0 / qq;
+                            }
+                        }
+                        for (int r0 = 0; r0 < nr; r0++) {
+                            const double p = roots[r0], dd = c + d * p;
+                            if (!(p >= 0.0 && p <= 1.0) || dd == 0.0) continue;
+                            const double r = -(a + bp * p) / dd;
+                            if (!(r >= 0.0 && r <= 1.0)) continue;
+                            mix[i] = p;
+                            mix[j] = r;
+                            mixed_turns(L, N, fixed, fixed_c, fixed_b, o, ch, mix, C, b);
+                            if (!(close_cycle(L, N, N, C, b, Wn) > 1e-14)) continue;
+                            int ok = 1;
+                            double score = 0.0;
+                            for (int64_t x = 0; x < L && ok; x++) {
+                                if (fixed[x]) continue;
+                                const int64_t at = x * MAX_PIECES + ch[x];
+                                const double yx = Wn[((x + 1) % L) * N + N - 1];
+                                ok = x == i ? fabs(yx - ei) <= eps : x == j ? fabs(yx - ej) <= eps
+                                                                            : (yx >= o->plo[at] - eps && yx <= o->phi[at] + eps);
+                                score += Wn[x * N];
+                            }
+                            if (select) score = -score;
+                            if (!ok || !(score > best_score)) continue;
+                            best_score = score;
+                            for (int64_t x = 0; x < L; x++) best[x] = ch[x];
+                            best_i = i; best_j = j; best_qi = qi; best_qj = qj;
+                            /* the probability of rolling at q: p moves piece k towards piece k + 1 */
+                            best_pi = o->pdec[((i * MAX_PIECES + ki + 1) * (m->G + 1) * (m->D + 1)) + qi] ? p : 1.0 - p;
+                            best_pj = o->pdec[((j * MAX_PIECES + kj + 1) * (m->G + 1) * (m->D + 1)) + qj] ? r : 1.0 - r;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if (best_i < 0) return -1;
+    o->mix_q[best_i] = best_qi;
+    o->mix_p[best_i] = best_pi;
+    o->mix_q[best_j] = best_qj;
+    o->mix_p[best_j] = best_pj;
+    *outside = install(m, L, members, Wm, fixed, pb, fmq, fmp, best, o);
+    *passes += 1;
+    return 0;
+}
+
 /* When policy iteration does not settle, the orbit's turns form a small game with several stationary
  * equilibria (or none in pure decisions) and the iteration jumps between policies. This finds them.
  *
@@ -785,12 +914,14 @@ static int64_t equilibrium(const Model *m, int64_t L, const int64_t *members, co
             }
         }
     }
-    if (mix_i < 0) return -1;
-    o->mix_q[mix_i] = mix_q;
-    o->mix_p[mix_i] = mix_p;
-    *outside = install(m, L, members, Wm, fixed, pb, fmq, fmp, best, o);
-    *passes += 1;
-    return 0;
+    if (mix_i >= 0) {
+        o->mix_q[mix_i] = mix_q;
+        o->mix_p[mix_i] = mix_p;
+        *outside = install(m, L, members, Wm, fixed, pb, fmq, fmp, best, o);
+        *passes += 1;
+        return 0;
+    }
+    return mixed_pair(m, L, members, Wm, fixed, pb, fmq, fmp, eps, select, o, passes, outside, fixed_c, fixed_b);
 }
 
 /* Policy iteration on an orbit of L turns, the turn of members[i] valued with the start-of-turn values
@@ -801,8 +932,8 @@ static int64_t equilibrium(const Model *m, int64_t L, const int64_t *members, co
  * finds none, value iteration, capped at max_vi passes. Leaves the turns' results in o (C, b, Wn, y, dec,
  * rwc, rwb, mix_q, mix_p, and each member's Cg in its scratch) and writes into stats[0..6] the passes, the
  * residual, converged, the pure equilibria the search found (0 when iteration settled), and the mixed
- * member (-1 for none), its decision q and its probability of rolling, and the spread of the equilibria
- * (see equilibrium; select as there).
+ * member (-1 for none), its decision q and its probability of rolling, the spread of the equilibria (see
+ * equilibrium; select as there), and a second mixed member, its decision and probability (mixed_pair).
  *
  * A pass runs only the turns whose decisions the new y changes: a turn whose every greedy decision
  * stays as it is would give the same c, b, interval and values, bit for bit, so it keeps them. */
@@ -880,16 +1011,19 @@ static void iterate_orbit(const Model *m, int64_t L, const int64_t *members, con
             if (residual <= tol * 0.5) break;
         }
     }
-    int64_t mixed = -1;
-    for (int64_t i = 0; i < L; i++) if (o->mix_q[i] != 0) mixed = i;
+    int64_t mixed[2] = {-1, -1}, nmixed = 0;
+    for (int64_t i = 0; i < L; i++) if (o->mix_q[i] != 0 && nmixed < 2) mixed[nmixed++] = i;
     stats[0] = (double)passes;
     stats[1] = residual;
     stats[2] = (settled || residual <= tol) ? 1.0 : 0.0;
     stats[3] = (double)equilibria;
-    stats[4] = (double)mixed;
-    stats[5] = mixed >= 0 ? (double)o->mix_q[mixed] : 0.0;
-    stats[6] = mixed >= 0 ? o->mix_p[mixed] : 0.0;
     stats[7] = spread;
+    for (int64_t x = 0; x < 2; x++) {
+        double *st = stats + (x == 0 ? 4 : 8);
+        st[0] = (double)mixed[x];
+        st[1] = mixed[x] >= 0 ? (double)o->mix_q[mixed[x]] : 0.0;
+        st[2] = mixed[x] >= 0 ? o->mix_p[mixed[x]] : 0.0;
+    }
 }
 
 /* Solve the rotation orbit of state rep: policy iteration on the scalar y, exact linear solve
@@ -913,6 +1047,7 @@ static void solve_orbit(const Model *m, int64_t rep, double *W, uint8_t *bits, d
     for (int64_t i = 0; i < L; i++) { Wm[i] = W; pb[i] = NULL; fixed[i] = 0; }
     iterate_orbit(m, L, members, Wm, fixed, pb, NULL, NULL, tol, eps, max_pi, max_vi, select, o, stats);
     if (stats[4] >= 0.0) stats[4] = (double)members[(int64_t)stats[4]];
+    if (stats[8] >= 0.0) stats[8] = (double)members[(int64_t)stats[8]];
     for (int64_t i = 0; i < L; i++) {
         int64_t idx = members[i], h = G - idx / Gpow;
         for (int64_t k = 0; k < N; k++) W[idx * N + k] = Wn[i * N + k];
@@ -1073,6 +1208,7 @@ EXPORT int respond_layer(const Model *m, const int64_t *reps, int64_t lo, int64_
             }
             iterate_orbit(m, N, members, Wm, fixed, pb, fmq, fmp, tol, eps, max_pi, max_vi, 0, &o, st);
             if (st[4] >= 0.0) st[4] = (double)((int64_t)st[4] * S + members[(int64_t)st[4]]);
+            if (st[8] >= 0.0) st[8] = (double)((int64_t)st[8] * S + members[(int64_t)st[8]]);
             for (int64_t i = 0; i < N; i++) {
                 int64_t idx = members[i], h = G - idx / Gpow;
                 for (int64_t k = 0; k < N; k++) V[(i * S + idx) * N + k] = o.Wn[i * N + k];

@@ -66,10 +66,11 @@ Mixes = tuple[np.ndarray, np.ndarray, np.ndarray]
 """Fixed policies' mixed decisions for the kernel: (key, q, p), key = seat S + state ascending (int64), the decision
 q = t (D + 1) + n (int64) and the probability of rolling there (float64). ``NO_MIXES`` is none."""
 NO_MIXES: Mixes = (np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.float64))
-STATS = 8
+STATS = 11
 """Columns of a solve's per-orbit stats: passes, residual, converged, the pure equilibria an equilibrium search
-found (0 where iteration settled), the mixed state (-1: none), its decision q, its probability of rolling, and
-the largest difference between the equilibria found of any member's chance of any seat."""
+found (0 where iteration settled), the mixed state (-1: none), its decision q, its probability of rolling, the
+largest difference between the equilibria found of any member's chance of any seat, and a second mixed state, its
+decision and probability (where two members mix, each making the other indifferent)."""
 VersusJob = tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 """One ``versus_pass``: (K, dopt, obase, dcand, coff, W, gap)."""
 _T = TypeVar("_T")

@@ -82,7 +82,7 @@ def respond(model: TurnModel, players: int, target: int, seat_bits: Sequence[np.
     work = layer_work(N, G, ptr)
     V = np.zeros((N, S, N))
     stats = np.zeros((len(reps), STATS))
-    stats[:, 4] = -1.0
+    stats[:, [4, 8]] = -1.0
     with Kernel(N, N, G, D, model.start, nbytes, model_arrays(model, G)) as kernel:
         for layer in range(len(ptr) - 1):
             lo, hi = ptr[layer], ptr[layer + 1]

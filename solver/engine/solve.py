@@ -105,10 +105,10 @@ class Mixed:
 
     @staticmethod
     def from_stats(stats: np.ndarray) -> Mixed:
-        """The mixed decisions a solve's per-orbit stats hold (column 4: the state, -1 for none)."""
-        rows = stats[stats[:, 4] >= 0]
-        rows = rows[np.argsort(rows[:, 4], kind="stable")]
-        return Mixed(rows[:, 4].astype(np.int64), rows[:, 5].astype(np.int64), rows[:, 6].astype(np.float64))
+        """The mixed decisions a solve's per-orbit stats hold (columns 4 and 8: the states, -1 for none)."""
+        rows = np.concatenate([stats[stats[:, 4] >= 0][:, 4:7], stats[stats[:, 8] >= 0][:, 8:11]])
+        rows = rows[np.argsort(rows[:, 0], kind="stable")]
+        return Mixed(rows[:, 0].astype(np.int64), rows[:, 1].astype(np.int64), rows[:, 2].astype(np.float64))
 
 
 @dataclass(frozen=True)
@@ -299,7 +299,7 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
         W = np.zeros((G ** N, N))
         bits = np.zeros((G ** N, nbytes), dtype=np.uint8)
         stats = np.zeros((len(reps), STATS))
-        stats[:, 4] = -1.0
+        stats[:, [4, 8]] = -1.0
         rw = sw = None
         done = 0
         if store_values:

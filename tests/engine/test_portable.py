@@ -26,7 +26,7 @@ GCC_FLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math", "-shared", "-std=c99"
 
 # Just what kernels.c includes, for clang-cl's MSVC mode (the Windows SDK's headers are not on Linux).
 MSVC_STUBS = {
-    "math.h": "#define INFINITY (__builtin_inff())\ndouble fabs(double);\ndouble nextafter(double, double);\n",
+    "math.h": "#define INFINITY (__builtin_inff())\ndouble fabs(double);\ndouble nextafter(double, double);\ndouble sqrt(double);\n",
     "stdlib.h": "typedef unsigned long long size_t;\n#define NULL ((void *)0)\n"
                 "void *malloc(size_t); void *calloc(size_t, size_t); void free(void *);\n",
     "string.h": "typedef unsigned long long size_t;\nvoid *memcpy(void *, const void *, size_t);\n"

@@ -102,8 +102,8 @@ export function kernelData(reading, players, target, speed, settings) {
 
 /** Columns of the kernel's per-orbit stats (solver/engine/kernels.py STATS): passes, residual, converged, the pure
  * equilibria an equilibrium search found, the mixed state (-1: none), its decision, its probability of rolling,
- * the spread of the equilibria. */
-export const STATS = 8;
+ * the spread of the equilibria, and a second mixed state, its decision and probability. */
+export const STATS = 11;
 
 /** Solve a game with the kernel's exports: the start-of-turn win probabilities (G^N, N), the packed roll
  * decisions (G^N, nbytes), and for 2 players the values of rolling and stopping (G^N, G, D+1), unless
@@ -166,6 +166,7 @@ export function solveGame(kernel, data, progress, opts) {
       if (st[r + 3] > 0 || st[r + 4] >= 0) searched++;
       if (st[r + 3] > 1) several++;
       if (st[r + 4] >= 0) mixes.push([st[r + 4], st[r + 5], st[r + 6]]);
+      if (st[r + 8] >= 0) mixes.push([st[r + 8], st[r + 9], st[r + 10]]);
     }
     mixes.sort((a, b) => a[0] - b[0]);
     return {
