@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from solver.engine.respond import respond
-from solver.engine.solve import SELECTION, NotConverged, solve
+from solver.engine.solve import SELECTION, NotConverged, solve, unpack_roll
 from solver.game.moves import BUST, NUTS, roll_table
 from solver.game.payout import nuts_payout_table
 from solver.game.rules import Rules
@@ -62,9 +62,10 @@ def test_the_cycling_games_converge_with_one_orbit_of_two_equilibria(game51):
 
 
 def _exact_orbit(rules, W, pay, members, rolls_at):
-    """Exact values of an orbit whose members follow ``rolls_at[i](t, n)``, everything else held at W (floats
-    read exactly): each turn's values as c + b x, x the value after a turn that gains nothing, the cycle
-    closed exactly. Returns (values per member, whether every decision of every member is greedy)."""
+    """Exact values of an orbit whose members follow ``rolls_at[i](t, n)`` (True, False, or a float: the probability
+    of rolling), everything else held at W (floats read exactly): each turn's values as c + b x, x the value after
+    a turn that gains nothing, the cycle closed exactly. Returns (values per member, whether every decision of
+    every member is greedy: a pure one strictly, a mixed one indifferent within 1e-12)."""
     N, G = rules.players, rules.target
     D, rolls = roll_table(rules)
     F = Fraction
@@ -108,7 +109,12 @@ def _exact_orbit(rules, W, pay, members, rolls_at):
                     rb += p * vb
                 sc, sb = gain(t)
                 parts[(t, n)] = (rc, rb, sc, sb)
-                V[(t, n)] = (rc, rb) if (t == 0 and n == D) or rolls_at[i](t, n) else (sc, sb)
+                act = True if (t == 0 and n == D) else rolls_at[i](t, n)
+                if isinstance(act, float):                  # mixed: roll with probability act
+                    pr = F(act)
+                    V[(t, n)] = ([pr * u + (1 - pr) * v for u, v in zip(rc, sc)], pr * rb + (1 - pr) * sb)
+                else:
+                    V[(t, n)] = (rc, rb) if act else (sc, sb)
         turns.append((V[(0, D)], parts))
     # close the cycle: W_i = c_i + b_i P W_{i+1}
     L = len(members)
@@ -129,15 +135,21 @@ def _exact_orbit(rules, W, pay, members, rolls_at):
         for (t, n), (rc, rb, sc, sb) in turns[i][1].items():
             if t == 0 and n == D:
                 continue
+            act = rolls_at[i](t, n)
+            if isinstance(act, float):               # a mixed decision: the mover is indifferent (to rounding of p)
+                greedy &= abs((rc[0] + rb * y) - (sc[0] + sb * y)) <= F(1, 10 ** 12)
+                continue
             rolls_better = rc[0] + rb * y > sc[0] + sb * y
-            greedy &= rolls_better == bool(rolls_at[i](t, n))
+            greedy &= rolls_better == bool(act)
     return Wn, greedy
 
 
 def test_the_orbit_solved_exactly_has_the_two_equilibria_the_solver_found(game51):
     rules, picked, other = game51
     pay = nuts_payout_table(rules)
-    roll_p, roll_o = picked.roll, other.roll
+    # the orbit's decisions only (the whole unpacked table is gigabytes)
+    roll_p = {s: unpack_roll(picked.roll_bits[s], 51, 5) for s in ORBIT}
+    roll_o = {s: unpack_roll(other.roll_bits[s], 51, 5) for s in ORBIT}
     flips = sorted({(i, t, n) for i, s in enumerate(ORBIT) for t in range(51 - s[0]) for n in range(1, 6)
                     if roll_p[s][t, n] != roll_o[s][t, n]})
     assert flips == [(0, 7, 1), (1, 7, 1)]           # the decision of the mover on 39 at 7 points and one die
@@ -216,3 +228,29 @@ def test_a_solve_that_does_not_converge_keeps_nothing(tmp_path, monkeypatch):
     with pytest.warns(engine.ConvergenceWarning), pytest.raises(NotConverged, match=r"did not converge \(residual"):
         build.build(Rules.from_options(players=2, target=8), out)
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_a_game_with_no_pure_equilibrium_at_an_orbit_gets_the_mixed_one():
+    """4 players to 71: at (0, 26, 18, 18) the two players on 18 cycle as in matching pennies (no pure equilibrium,
+    none with one of them mixing). Both mix at 7 points with one die; solved again in exact rational arithmetic
+    with those probabilities, each is indifferent there, every other decision of the orbit is greedy, and the
+    values are the table's."""
+    rules = Rules.from_options(target=71, **RULEBOOK4)
+    res = solve(turn_model(rules), 4, 71)
+    assert res.converged and res.residual <= 1e-12
+    assert res.equilibrium()["mixed_decisions"] == 2 and res.several >= 1
+    members = [(0, 26, 18, 18), (26, 18, 18, 0), (18, 18, 0, 26), (18, 0, 26, 18)]
+    flat = {int(np.ravel_multi_index(s, (71,) * 4)): s for s in members}
+    mixed = {(flat[int(st)], int(q) // 6, int(q) % 6): float(p)
+             for st, q, p in zip(res.mixed.state, res.mixed.decision, res.mixed.roll)}
+    assert sorted(k[:1] + k[1:] for k in mixed) == [((18, 0, 26, 18), 7, 1), ((18, 18, 0, 26), 7, 1)]
+    assert all(0 < p < 1 for p in mixed.values())
+    roll = {s: unpack_roll(res.roll_bits[s], 71, 5) for s in members}     # not res.roll: gigabytes
+
+    def rule(s):
+        return lambda t, n: mixed.get((s, t, n), bool(roll[s][t, n]))
+    Wn, greedy = _exact_orbit(rules, res.start_win, nuts_payout_table(rules), members, [rule(s) for s in members])
+    assert greedy
+    for i, s in enumerate(members):
+        assert np.abs(np.array([float(v) for v in Wn[i]]) - res.start_win[s]).max() < 1e-13
