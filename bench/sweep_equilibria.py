@@ -144,6 +144,17 @@ def write_doc(done: dict[tuple[int, int, str, float], dict[str, object]], path: 
     errors = [r for r in rows if "error" in r]
     if errors:
         lines += ["", "## Games that failed", ""] + [f"- {key(r)}: {r['error']}" for r in errors]
+    offered = [(n, g, reading, speed) for n in (2, 3, 4) for g in range(10, 101)
+               for reading in ("rulebook", "summary") for speed in (0.5, 1.0, 2.0)]
+    missing: dict[tuple[int, str, float], list[int]] = {}
+    for n, g, reading, speed in offered:
+        if (n, g, reading, speed) not in done:
+            missing.setdefault((n, reading, speed), []).append(g)
+    if missing:
+        lines += ["", "## Not swept yet", "",
+                  "Run `python bench/sweep_equilibria.py` again to go on (games kept are not solved again):", ""]
+        lines += [f"- {n} players, {reading}, speed {speed:g}: targets {gs[0]}-{gs[-1]} ({len(gs)} games)"
+                  for (n, reading, speed), gs in sorted(missing.items())]
     machine = sorted({str(r.get("machine", "")) for r in rows} - {""})
     lines += ["", f"Machine: {'; '.join(machine) or 'unknown'}. Games kept: {len(rows)}; solving time in all "
               f"{sum(float(r.get('seconds', 0)) for r in rows) / 3600:.2f} h.", ""]  # type: ignore[arg-type]
