@@ -137,7 +137,7 @@ NUMBERS = [
     (("advise", "--scores", "23,31", "--dice", "٣"), 2), (("simulate", "--policies", "hold:20,hold:20", "--seed", -1), 1),
     (("simulate", "--policies", "hold:20,hold:20", "--seed", 2 ** 32), 1), (("web", "--players", "²"), 2),
     (("web", "--players", "2,,3"), 2), (("build", "--players", "３"), 2), (("build", "--speed", "nan"), 2),
-    (("build", "--speed", "inf"), 2), (("build", "--speed", "1e999"), 1), (("verify", "x.npz", "--tol", "0"), 1),
+    (("build", "--speed", "inf"), 2), (("build", "--speed", "1e999"), 2), (("verify", "x.npz", "--tol", "0"), 1),
     (("build", "--target", "1_0"), 2), (("fair", "--target", "٥٠"), 2), (("review", "x.json", "--seat", "-1"), 1),
 ]
 
