@@ -30,7 +30,9 @@ SHOWN = 60    # characters of an offending value that a message repeats
 def show(value: object) -> str:
     """A value as a refusal repeats it: its JSON text as the web page's ``JSON.stringify`` writes it (so that
     the page and the CLI say the same), cut to SHOWN characters, so that a hostile megabyte never becomes a
-    megabyte of message."""
+    megabyte of message. A number that is not finite is named ("NaN", "Infinity"), never JSON's "null"."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if value != value else "Infinity" if value > 0 else "-Infinity"   # String(x), not JSON's "null"
     try:
         text = _js(value, 0)
     except (TypeError, ValueError, RecursionError):

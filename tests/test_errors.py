@@ -22,7 +22,9 @@ def test_a_value_is_shown_as_json_stringify_writes_it():
     assert show(3) == "3" and show(2.5) == "2.5" and show(1e21) == "1e+21" and show(-0.0) == "0"
     assert show(True) == "true" and show(None) == "null"
     assert show([1, "a", None]) == '[1,"a",null]' and show({"k": [2]}) == '{"k":[2]}'
-    assert show(float("nan")) == "null" and show(float("inf")) == "null"
+    # a number that is not finite is named, as the page's String(x) names it; inside a list JSON's null stays
+    assert show(float("nan")) == "NaN" and show(float("inf")) == "Infinity" and show(float("-inf")) == "-Infinity"
+    assert show([float("nan"), 1]) == "[null,1]"
     assert show('a"b\n') == '"a\\"b\\n"'
 
 
