@@ -21,10 +21,13 @@ BY_VALUE = ["rulebook", "summary", "acorn", "squirrel", "car", "roll", "stop", "
             "Then the next's score", "Then the last's score",
             # refusals made with a key beside their English (page/tabs.js, page/gametab.js, core/numbers.js)
             "{what} in the address must be plain digits, not {text}", "it is a game to {target} at Go Nuts! speed {speed}, and this page plays to {min} to {max} at speeds {speeds}",
-            "{what} must be less than 10^{max}, not a number of {digits} digits"]
+            "{what} must be less than 10^{max}, not a number of {digits} digits",
+            # page/solving.js's refusal of a worker gone, and core/index.js's of a reading given twice
+            "The solver stopped before the end, perhaps for lack of memory on this device: nothing was kept. Try again, or choose a lower target.",
+            "give the reading once: reading (or its older name, rules), not both"]
 
 _STRING = r'"((?:[^"\\]|\\.)*)"'
-_CALLS = [re.compile(r"\bt\(\s*" + _STRING), re.compile(r"\brefuse\(\s*" + _STRING),
+_CALLS = [re.compile(r"\bt\(\s*" + _STRING), re.compile(r"\brefuse\(\s*" + _STRING), re.compile(r"\.say\(\s*" + _STRING),
           re.compile(r"\bconst key = " + _STRING), re.compile(r'\? ' + _STRING + r'\s*:'),
           re.compile(r"return (?:lo !== null \? )?" + _STRING)]
 _CHOICES = re.compile(r"\bt\([^\"()]*\?\s*" + _STRING + r"\s*:\s*" + _STRING)
@@ -55,7 +58,7 @@ def source_keys() -> list:
         for pattern in _CALLS:
             for m in pattern.finditer(text):
                 body = m.group(1)
-                if "{" in body or pattern is _CALLS[0] or pattern is _CALLS[1]:
+                if "{" in body or pattern in _CALLS[:3]:
                     keys.append(_js_string(body))
         for m in _CHOICES.finditer(text):
             keys += [_js_string(m.group(1)), _js_string(m.group(2))]

@@ -49,6 +49,12 @@ SPEEDS = (0.5, 1.0, 2.0)
 # What the games a browser keeps solved may take together (page/kept.js drops the least recently used past it):
 # ten 4-player games to 30, or a hundred 3-player games to 50.
 KEPT_BUDGET = 256 * 2 ** 20
+# The largest record of a kept game's values (page/kept.js keeps a game in parts): Chromium refuses to keep one
+# value over 127 MB, and the 4-player game to 50 has 216 MB.
+KEPT_PART = 32 * 2 ** 20
+# A solving worker silent this many seconds beyond its estimate (or three times it) is taken for dead where the
+# browser has no Web Locks to say so (page/solving.js): a layer of the largest game offered takes a few seconds.
+SOLVE_PATIENCE = 20
 # The worker that runs the kernel off the page's main thread (npm run build: web/src/worker.js).
 WORKER = Path(__file__).resolve().parent / "web" / "worker.js"
 
@@ -86,7 +92,8 @@ def solve_data(place_file: PlaceFile | None = None) -> dict[str, Any]:
             "settings": {"tol": TOLERANCE, "eps": EPS, "max_pi": MAX_PI, "max_vi": MAX_VI},
             "turn": {r: {str(p): {speed_key(s): turn_rules(r, p, s) for s in SPEEDS} for p in (2, 3, 4)}
                      for r in READINGS},
-            "kernel": {**where_kernel, "bytes": len(kernel)}, "worker": where_worker, "budget": KEPT_BUDGET}
+            "kernel": {**where_kernel, "bytes": len(kernel)}, "worker": where_worker, "budget": KEPT_BUDGET,
+            "part": KEPT_PART, "patience": SOLVE_PATIENCE}
 
 
 def reading_data(reading: str) -> dict[str, Any]:

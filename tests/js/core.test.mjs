@@ -134,3 +134,19 @@ test("window.gonuts reads a query once and refuses holes in sparse lists", () =>
                    events: [{ seat: 0, roll: [2, 2, 1] }, , { seat: 0, choice: "stop" }] };   // eslint-disable-line no-sparse-arrays
   assert.throws(() => core.replay(record), /event 1: must be an object, not a hole in the list/);
 });
+
+test("a number that is not finite is named in a refusal, never JSON's null (solver/errors.py show says the same)", () => {
+  assert.equal(core.show(NaN), "NaN");
+  assert.equal(core.show(Infinity), "Infinity");
+  assert.equal(core.show(-Infinity), "-Infinity");
+  assert.equal(core.show([NaN, 1]), "[null,1]");
+  assert.equal(refusal(() => core.advise({ scores: [0, NaN] })), "scores must be whole numbers, not NaN");
+  assert.equal(refusal(() => core.advise({ scores: [0, 0], turn: Infinity })), "turn points must be a whole number, not Infinity");
+});
+
+test("a target left out is the page's own, at any speed: the game's key names it", () => {
+  assert.equal(core.key(2, "rulebook", undefined, 2), "2-rulebook-50-2");
+  assert.equal(core.key(2, "rulebook", undefined, 1), "2-rulebook");
+  assert.equal(core.key(2, "rulebook", 50, 1), "2-rulebook");
+  assert.equal(core.key(3, "summary", 30, 0.5), "3-summary-30-0.5");
+});

@@ -3,7 +3,10 @@ with its WebAssembly kernel, in Chromium, from the single file opened from disk.
 ``gonuts-solve build``; its advice is ``advise --json``'s; the setup says the estimate, shows a bar and a Cancel
 that leaves the page as it was; a game that will not fit is refused; the values are kept in this browser for the
 next game, offline, and a damaged or foreign kept entry is solved again; past the budget the least recently used
-game goes, said in one line; a game's record says its target, reading and speed, and ``review`` reads it.
+game goes, said in one line; a game's record says its target, reading and speed, and ``review`` reads it. A
+worker that dies without a word is noticed (by its lock, or by its silence), a game the browser cannot keep is
+played all the same, a game is kept in parts, two solves each have their own line, and every game says its house
+rule.
 Firefox and WebKit solve 2-player games to 30 in tests/site/test_engines.py; the site solves offline there too."""
 from __future__ import annotations
 
@@ -158,15 +161,17 @@ def test_the_setup_says_the_estimate_and_cancel_leaves_the_page_as_it_was(browse
     try:
         setup_table(page, 4, "rulebook", 30)
         page.locator("#table-setup button[type=submit]").click()
-        wait_until(page, "() => document.getElementById('solving-bar').value > 0.02")
-        line = page.text_content("#solving-line")
-        assert line.startswith("Solving the 4-player rulebook game to 30: about ") and " MB on this device." in line
-        seconds = float(line.split("about ")[1].split(" s")[0])
+        wait_until(page, "() => (document.querySelector('#solving progress') || {}).value > 0.02")
+        line = page.text_content("#solving .solving-line")
+        assert line.startswith("Solving the 4-player rulebook game to 30: about ") and "\u00a0MB on this device." in line
+        seconds = float(line.split("about ")[1].split("\u00a0s")[0])
         assert 0.1 < seconds < 600
-        assert page.locator("#solving-cancel").is_visible()
+        assert page.locator("#solving .solving-cancel").is_visible()
         box = page.locator("#solving").bounding_box()
         assert box["y"] + box["height"] <= 568 and box["x"] >= 0 and box["x"] + box["width"] <= 320   # in sight
-        page.locator("#solving-cancel").click()
+        start = page.locator("#table-setup button[type=submit]").bounding_box()     # and the Start button above it
+        assert start["y"] + start["height"] <= box["y"] and start["y"] >= 0, (start, box)
+        page.locator("#solving .solving-cancel").click()
         wait_until(page, "() => document.getElementById('solving').hidden")
         assert page.text_content("#table-setup-error") == "Solving cancelled: nothing changed."
         assert page.evaluate("window.gonuts.record('table')") is None
@@ -213,7 +218,7 @@ def test_a_solved_game_is_kept_for_the_next_visit_offline_and_a_damaged_one_is_s
         # a damaged entry (a value changed, its checksum not): dropped and solved again, with the same answer
         page.evaluate("""() => new Promise((ok) => { const req = indexedDB.open('gonuts-solved');
             req.onsuccess = () => { const s = req.result.transaction('games', 'readwrite').objectStore('games');
-              const get = s.get('2-rulebook-25-1'); get.onsuccess = () => { const e = get.result;
+              const get = s.get('2-rulebook-25-1#0000'); get.onsuccess = () => { const e = get.result;
                 const v = new Float64Array(e.values); v[7] = 0.5; s.put(e).onsuccess = () => ok(true); }; }; })""")
         page.reload()
         page.wait_for_function("() => window.gonuts !== undefined")
@@ -321,3 +326,245 @@ def test_advise_play_coach_and_practice_each_ask_the_target_and_play_to_it(brows
 def played_hash(page, record):
     return (f"play&seed={record['seed']}&players={record['players']}&reading={record['reading']}&seat={record['you']}"
             f"&opp=optimal&target={record['target']}")
+
+
+# A worker that goes away without a word, as a browser ends one out of memory (no message, no error event): the
+# page's worker is ended from outside after its first report of progress, once window.__kill is set.
+KILL_WORKERS = """(() => { const W = window.Worker; window.__kill = false;
+  window.Worker = class extends W { constructor(...a) { super(...a); this.addEventListener('message', (e) => {
+    if (window.__kill && e.data && e.data.progress) { window.__kill = false; this.terminate(); } }); } }; })();"""
+NO_LOCKS = "Object.defineProperty(Navigator.prototype, 'locks', {get: () => undefined, configurable: true});"
+DIED = ("The solver stopped before the end, perhaps for lack of memory on this device: nothing was kept. "
+        "Try again, or choose a lower target.")
+
+
+def start_table(page, players, reading, target, speed=None):
+    setup_table(page, players, reading, target, speed)
+    page.locator("#table-setup button[type=submit]").click()
+
+
+@pytest.mark.parametrize("locks", [True, False], ids=["noticed-by-its-lock", "noticed-by-its-silence"])
+def test_a_worker_that_dies_is_noticed_nothing_is_kept_and_the_next_try_solves(browser, made, tmp_path, locks):
+    """With Web Locks the page hears at once that the worker is gone; without them, by its silence beyond the
+    estimate (the patience made 1 s here, where the page's data says it)."""
+    text = made["page"].read_text(encoding="utf-8")
+    assert text.count('"patience":20') == 1
+    impatient = tmp_path / "impatient.html"
+    impatient.write_text(text.replace('"patience":20', '"patience":1'), encoding="utf-8")
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    try:
+        page.add_init_script(KILL_WORKERS)
+        if not locks:
+            page.add_init_script(NO_LOCKS)
+        page.goto(impatient.as_uri())
+        page.wait_for_function("() => window.gonuts !== undefined")
+        assert page.evaluate("!!navigator.locks") == locks
+        page.evaluate("window.gonuts.solve({players: 3, target: 12})")          # the calibration, before the kill
+        page.evaluate("window.__kill = true")
+        began = time.monotonic()
+        start_table(page, 3, "rulebook", 40)
+        wait_until(page, "() => !document.getElementById('table-setup-error').hidden", timeout=60)
+        assert page.text_content("#table-setup-error") == DIED
+        assert time.monotonic() - began < 30
+        assert page.evaluate("document.getElementById('solving').hidden")
+        assert page.evaluate("window.gonuts.record('table')") is None
+        assert not page.evaluate("window.gonuts.core.loaded(3, 'rulebook', 40, 1)")
+        assert [k["key"] for k in page.evaluate("window.gonuts.kept()")] == ["3-rulebook-12-1"]
+        # the same again: solved, the game on screen, the refusal gone
+        page.locator("#table-setup button[type=submit]").click()
+        page.wait_for_selector("#table-game:not([hidden])", timeout=120000)
+        assert page.evaluate("document.getElementById('table-setup-error').hidden")
+        assert page.evaluate("window.gonuts.core.loaded(3, 'rulebook', 40, 1)")
+        assert phone.errors == []
+    finally:
+        phone.ctx.close()
+
+
+def test_a_game_this_browser_cannot_keep_is_played_all_the_same(browser, made):
+    """Keeping fails as Chromium fails a value too large (the transaction aborts; the request says nothing): the
+    solve still ends, the game is played, nothing half kept stays."""
+    phone = open_phone(browser, made)
+    page = phone.page
+    try:
+        page.evaluate("""() => { const put = IDBObjectStore.prototype.put;
+            IDBObjectStore.prototype.put = function (v, ...rest) {
+              if (v && v.values instanceof ArrayBuffer) { const tx = this.transaction; setTimeout(() => tx.abort(), 0); }
+              return put.call(this, v, ...rest); }; }""")
+        assert page.evaluate("window.gonuts.solve({players: 2, target: 22}).then(() => true)") is True
+        assert page.evaluate("window.gonuts.advise({scores: [3, 4], target: 22}).action") in ("roll", "stop")
+        assert page.evaluate("window.gonuts.kept()") == []
+        assert phone.errors == []
+    finally:
+        phone.ctx.close()
+
+
+def test_a_game_is_kept_in_parts_and_read_back_whole(browser, made, tmp_path):
+    """Chromium keeps no value over 127 MB (the 4-player game to 50 has 216 MB): a game is kept in parts. The part
+    made 4 kB here (the page's data says it), so that a 2-player game to 25 (10,000 bytes) has three."""
+    text = made["page"].read_text(encoding="utf-8")
+    assert text.count(f'"part":{32 * 2 ** 20}') == 1
+    small = tmp_path / "small-parts.html"
+    small.write_text(text.replace(f'"part":{32 * 2 ** 20}', '"part":4096'), encoding="utf-8")
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    try:
+        page.add_init_script(COUNT_WORKERS)
+        page.goto(small.as_uri())
+        page.wait_for_function("() => window.gonuts !== undefined")
+        page.evaluate("window.gonuts.solve({players: 2, target: 25})")
+        want = page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25})")
+        parts = page.evaluate("""() => new Promise((ok) => { const req = indexedDB.open('gonuts-solved');
+            req.onsuccess = () => { const all = req.result.transaction('games').objectStore('games').getAllKeys();
+              all.onsuccess = () => ok(all.result); }; })""")
+        assert parts == ["2-rulebook-25-1", "2-rulebook-25-1#0000", "2-rulebook-25-1#0001", "2-rulebook-25-1#0002"]
+        page.reload()
+        page.wait_for_function("() => window.gonuts !== undefined")
+        assert page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25})") == want
+        assert page.evaluate("window.__workers") == 0
+        # a part missing: the game is solved again, with the same answer
+        page.evaluate("""() => new Promise((ok) => { const req = indexedDB.open('gonuts-solved');
+            req.onsuccess = () => { req.result.transaction('games', 'readwrite').objectStore('games')
+              .delete('2-rulebook-25-1#0001').onsuccess = () => ok(true); }; })""")
+        page.reload()
+        page.wait_for_function("() => window.gonuts !== undefined")
+        assert page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25})") == want
+        assert page.evaluate("window.__workers") == 2
+        assert phone.errors == []
+    finally:
+        phone.ctx.close()
+
+
+def test_a_newer_page_opening_the_kept_games_is_not_kept_waiting(browser, made):
+    """When another tab (an update of the page) opens the kept games' database at a newer version, this tab closes
+    its connection at once, instead of blocking the other for the whole visit."""
+    phone = open_phone(browser, made)
+    try:
+        phone.page.evaluate("window.gonuts.kept()")                  # this tab holds the database open
+        other = phone.ctx.new_page()
+        other.goto(made["page"].as_uri())
+        got = other.evaluate("""() => new Promise((ok) => { const req = indexedDB.open('gonuts-solved', 3);
+            let blocked = false; req.onblocked = () => { blocked = true; };
+            req.onsuccess = () => { req.result.close(); ok(blocked ? 'blocked, then opened' : 'opened'); };
+            req.onerror = () => ok('error'); setTimeout(() => ok('still blocked'), 5000); })""")
+        assert got in ("opened", "blocked, then opened")
+        assert got == "opened" or phone.page.evaluate("window.gonuts.kept().then(() => true)")
+    finally:
+        phone.ctx.close()
+
+
+def test_two_solves_each_have_their_own_line_bar_and_cancel(browser, made):
+    """A slow Table solve and a fast Advise solve at once: each its own line naming its game; the fast one ending
+    leaves the slow one's line and Cancel; its Cancel ends only its own solve."""
+    phone = open_phone(browser, made)
+    page = phone.page
+    try:
+        page.evaluate("window.gonuts.solve({players: 3, target: 12})")          # the calibration
+        start_table(page, 4, "rulebook", 36)
+        wait_until(page, "() => document.querySelectorAll('#solving .solving-row').length === 1 && "
+                         "document.querySelector('#solving .solving-line').textContent.startsWith('Solving')")
+        page.locator("#tab-advise").click()
+        page.fill("#adv-target", "16")
+        page.press("#adv-turn", "Enter")
+        page.wait_for_selector("#adv-out:not([hidden])", timeout=120000)
+        lines = page.eval_on_selector_all("#solving .solving-line", "(ps) => ps.map((p) => p.textContent)")
+        assert len(lines) == 1 and lines[0].startswith("Solving the 4-player rulebook game to 36: about "), lines
+        assert page.locator("#solving .solving-cancel").is_visible()
+        page.locator("#solving .solving-cancel").click()
+        wait_until(page, "() => document.getElementById('solving').hidden")
+        page.locator("#tab-table").click()
+        assert page.text_content("#table-setup-error") == "Solving cancelled: nothing changed."
+        assert page.evaluate("window.gonuts.core.loaded(2, 'rulebook', 16, 1)")
+        assert not page.evaluate("window.gonuts.core.loaded(4, 'rulebook', 36, 1)")
+        # the next try says nothing of the cancel while it solves, and names the speed of a game at speed 2
+        setup_table(page, 2, "summary", 33, speed=2)
+        page.locator("#table-setup button[type=submit]").click()
+        page.wait_for_selector("#table-game:not([hidden])", timeout=120000)
+        assert page.evaluate("document.getElementById('table-setup-error').hidden")
+        assert page.text_content("#table-rule") == "2 players, summary reading, target 33, Go Nuts! speed 2"
+        assert phone.errors == []
+    finally:
+        phone.ctx.close()
+
+
+def test_the_solving_line_names_the_speed_and_follows_a_change_of_language(browser, made):
+    phone = open_phone(browser, made, size=(320, 568))
+    page = phone.page
+    try:
+        page.evaluate("window.gonuts.solve({players: 3, target: 12})")          # the calibration
+        start_table(page, 4, "summary", 44, speed=0.5)
+        wait_until(page, "() => (document.querySelector('#solving .solving-line') || {}).textContent.startsWith('Solving')")
+        line = page.text_content("#solving .solving-line")
+        assert line.startswith("Solving the 4-player summary game to 44 at Go Nuts! speed 0.5: about "), line
+        page.select_option("#lang", "de")
+        wait_until(page, "() => document.querySelector('#solving .solving-line').textContent.startsWith('Die Partie')")
+        line = page.text_content("#solving .solving-line")
+        assert "mit Go-Nuts!-Tempo 0,5 wird gelöst: etwa " in line, line
+        assert page.text_content("#solving .solving-cancel") == "Abbrechen"
+        page.locator("#solving .solving-cancel").click()
+        wait_until(page, "() => document.getElementById('solving').hidden")
+        assert page.evaluate("document.body.style.paddingBottom") == ""         # the room it took, given back
+    finally:
+        phone.ctx.close()
+
+
+def test_the_page_s_script_face_takes_a_target_left_out_and_names_what_it_refuses(browser, made):
+    phone = open_phone(browser, made)
+    page = phone.page
+    try:
+        # a target left out is the page's own (50), at speed 2 too: solved once, then answered
+        got = page.evaluate("async () => await window.gonuts.advise({scores: [0, 0], speed: 2})")
+        assert got == page.evaluate("window.gonuts.advise({scores: [0, 0], speed: 2, target: 50})")
+        assert got["action"] == "roll" and page.evaluate("window.gonuts.core.loaded(2, 'rulebook', 50, 2)")
+        def said(script):
+            return page.evaluate(f"async () => {{ try {{ await {script}; return 'answered'; }} "
+                                 "catch (e) { return e.message; } }")
+        assert said("window.gonuts.solve(null)") == "solve takes one object: {players, reading, target, speed}, not null"
+        assert said("window.gonuts.advise({scores: [0, NaN]})") == "scores must be whole numbers, not NaN"
+        assert said("window.gonuts.advise({scores: [0, 0], turn: Infinity})") == \
+            "turn points must be a whole number, not Infinity"
+        record = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "target": 50, "speed": 3,
+                  "you": 0, "mode": "play", "events": []}
+        assert said(f"window.gonuts.review({json.dumps(record)})").endswith(
+            "this page has no table for 2 players, rulebook, target 50, Go Nuts! speed 3")
+        assert phone.errors == []
+    finally:
+        phone.ctx.close()
+
+
+@pytest.mark.parametrize("link, why", [
+    ("speed=0x2", "This page solves games to 10 to 100 points, at Go Nuts! speeds 0.5, 1, 2; not this one."),
+    ("speed=%202", "This page solves games to 10 to 100 points, at Go Nuts! speeds 0.5, 1, 2; not this one."),
+    ("speed=2e0", "This page solves games to 10 to 100 points, at Go Nuts! speeds 0.5, 1, 2; not this one."),
+    ("reading=summary&rules=rulebook", "give the reading once: reading (or its older name, rules), not both"),
+])
+def test_a_play_link_says_its_game_as_the_page_writes_it(browser, made, link, why):
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    try:
+        page.goto(made["page"].as_uri() + f"#play&seed=7&players=2&seat=0&opp=optimal&{link}")
+        page.wait_for_function("() => window.gonuts !== undefined")
+        wait_until(page, "() => !document.getElementById('play-error').hidden")
+        assert why in page.text_content("#play-error")
+        assert page.evaluate("window.gonuts.record('play')") is None
+    finally:
+        phone.ctx.close()
+
+
+def test_a_play_link_at_speed_2_plays_and_its_game_says_its_house_rule(browser, made):
+    phone = Phone(browser, (390, 844))
+    page = phone.page
+    try:
+        page.goto(made["page"].as_uri() + "#play&seed=7&players=2&seat=0&opp=optimal&target=18&speed=2")
+        page.wait_for_function("() => window.gonuts !== undefined")
+        page.wait_for_selector("#play-game:not([hidden])", timeout=120000)
+        assert page.text_content("#play-reading").startswith(
+            "2 players, rulebook reading, target 18, Go Nuts! speed 2, seed 7.")
+        page.locator("#tab-review").click()
+        wait_until(page, "() => document.getElementById('rev-out').textContent.includes('target 18')")
+        assert "2 players, rulebook reading, target 18, Go Nuts! speed 2" in page.text_content("#rev-out")
+        with page.expect_download() as got:
+            page.locator("#rev-export").click()
+        assert got.value.suggested_filename == "gonuts-play-2p-rulebook-t18-speed2-7.json"
+    finally:
+        phone.ctx.close()

@@ -520,6 +520,20 @@ def axe(page, where):
     assert found == [], (where, found)
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_first_visit_s_welcome_keeps_its_buttons_in_sight_on_the_smallest_phone(browser, page_file, lang):
+    phone = Phone.open(browser, page_file, (320, 568), fragment=f"?lang={lang}" if lang != "en" else "")
+    try:
+        assert phone.page.is_visible("#welcome")
+        for button in ("#welcome-done", "#welcome-howto"):
+            box = phone.page.locator(button).bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 568, (button, box)
+        phone.page.locator("#welcome-done").tap()
+        assert not phone.page.is_visible("#welcome")
+    finally:
+        phone.ctx.close()
+
+
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed: npm ci (CI does)")
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_on_any_tab_or_in_any_table_phase(browser, page_file, scheme):

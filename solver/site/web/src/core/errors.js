@@ -19,9 +19,11 @@ export class GonutsInputError extends Error {
 /** @param {string} message @param {string} [key] @param {Record<string, any>} [params] @returns {never} */
 export function fail(message, key, params) { throw new GonutsInputError(message, key, params); }
 
-/** A value as a refusal repeats it: its JSON text, cut to SHOWN characters (solver/errors.py show).
+/** A value as a refusal repeats it: its JSON text, cut to SHOWN characters; a number that is not finite named
+ * (solver/errors.py show).
  * @param {unknown} value */
 export function show(value) {
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);   // "NaN", never JSON's "null"
   let text;
   try { text = value === undefined ? "null" : JSON.stringify(value); } catch (e) { text = typeof value; }
   if (text === undefined) text = typeof value;

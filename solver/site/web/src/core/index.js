@@ -40,7 +40,7 @@ export function makeCore(data) {
   /** The reading a query asks for: `reading` ("rulebook" by default), or `rules`, its older name; not both.
    * @param {any} q */
   function readingIn(q) {
-    if (q.reading !== undefined && q.rules !== undefined) fail("give the reading once: reading (or its older name, rules), not both");
+    if (q.reading !== undefined && q.rules !== undefined) fail("give the reading once: reading (or its older name, rules), not both", "give the reading once: reading (or its older name, rules), not both", {});
     const name = q.reading !== undefined ? q.reading : q.rules;
     const r = name === undefined ? "rulebook" : name;
     if (r !== "rulebook" && r !== "summary") fail(`reading must be "rulebook" or "summary", not ${show(name)}`);
@@ -77,7 +77,7 @@ export function makeCore(data) {
   /** The game a record is played in, if this page has it. @param {GameRecord} record */
   function recordGame(record) {
     const ctx = context(record), speed = record.speed === undefined ? 1 : record.speed, name = ctx.reading.name;
-    if (!games.offered(ctx.N, name, ctx.G, speed)) fail(`this page has no table for ${ctx.N} players, ${name}, target ${ctx.G}`);
+    if (!games.offered(ctx.N, name, ctx.G, speed)) fail(`this page has no table for ${ctx.N} players, ${name}, target ${ctx.G}${speed === 1 ? "" : `, Go Nuts! speed ${show(speed)}`}`);
     return { ctx, g: game(ctx.N, name, ctx.G, speed) };
   }
   /** Every seat's review of a record, sharing one replay, one backup per turn and one luck split.

@@ -80,7 +80,8 @@ async function decodeLorenzo(raw, bytes) {
  * "3-summary-30-1" (players, reading, target, speed).
  * @param {number} players @param {string} reading @param {number} [target] @param {number} [speed] @param {number} [home] */
 export const gameKey = (players, reading, target, speed, home) =>
-  (target === undefined || target === home) && (speed === undefined || speed === 1) ? `${players}-${reading}` : `${players}-${reading}-${target}-${speed === undefined ? 1 : speed}`;
+  (target === undefined || target === home) && (speed === undefined || speed === 1) ? `${players}-${reading}`
+    : `${players}-${reading}-${target === undefined ? home : target}-${speed === undefined ? 1 : speed}`;      // a target left out is the page's
 /** @param {string} key */
 function describeGame(key) { const [p, r, g, v] = key.split("-"); return `${p}-player ${r}${g ? ` game to ${g}${v !== "1" ? ` (Go Nuts! speed ${v})` : ""}` : ""}`; }
 

@@ -108,10 +108,12 @@ export const STATS = 11;
 /** Solve a game with the kernel's exports: the start-of-turn win probabilities (G^N, N), the packed roll
  * decisions (G^N, nbytes), and for 2 players the values of rolling and stopping (G^N, G, D+1), unless
  * `values` is false (the page keeps only the start values: 96 MB less at 2 players and target 100; the start
- * values are the same bytes either way). `progress(done, total)` is called after each layer with the layers
- * done. Memory the kernel could not get is an Error, and everything this call took is freed.
+ * values are the same bytes either way), and no copy of the packed decisions if `bits` is false (rollBits is
+ * empty: the page's worker sends only the start values, and the copy was a third of its peak memory at 4 players
+ * to 50). `progress(done, total)` is called after each layer with the layers done. Memory the kernel could not
+ * get is an Error, and everything this call took is freed.
  * @param {KernelExports} kernel @param {KernelData} data @param {(done: number, total: number) => void} [progress]
- * @param {{values?: boolean}} [opts] @returns {Solved} */
+ * @param {{values?: boolean, bits?: boolean}} [opts] @returns {Solved} */
 export function solveGame(kernel, data, progress, opts) {
   const N = data.players, G = data.target, D = data.substates, S = G ** N;
   const storeValues = N === 2 && !(opts && opts.values === false);
@@ -171,7 +173,7 @@ export function solveGame(kernel, data, progress, opts) {
     mixes.sort((a, b) => a[0] - b[0]);
     return {
       startWin: new Float64Array(buffer.slice(W, W + 8 * S * N)),
-      rollBits: new Uint8Array(buffer.slice(bits, bits + S * data.nbytes)),
+      rollBits: opts && opts.bits === false ? new Uint8Array(0) : new Uint8Array(buffer.slice(bits, bits + S * data.nbytes)),
       rollWin: storeValues ? new Float64Array(buffer.slice(rw, rw + values)) : null,
       stopWin: storeValues ? new Float64Array(buffer.slice(sw, sw + values)) : null,
       residual, converged: converged && residual <= tol, iterations, passes, searched, several,

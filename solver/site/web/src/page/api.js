@@ -48,7 +48,7 @@ export function publish() {
     /** Solve a game ahead (or find it embedded or kept): resolves to true once it answers at once.
      * @param {any} q {players = 2, reading = "rulebook", target, speed = 1} @param {(p: {done: number, total: number}) => void} [onProgress] */
     solve: (q, onProgress) => Promise.resolve().then(() => {
-      if (q === null || typeof q !== "object") core.advise(null);        // its refusal: one object
+      if (q === null || typeof q !== "object") throw new core.GonutsInputError(`solve takes one object: {players, reading, target, speed}, not ${core.show(q)}`);
       const players = q.players === undefined ? 2 : q.players, reading = core.readingIn(q);
       const [target, speed] = core.targetSpeed(q);
       if (!core.offered(players, reading, target, speed)) {

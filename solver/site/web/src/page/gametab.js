@@ -103,6 +103,13 @@ export function newRecord(mode, cfg, extra) {
                          target: cfg.target === undefined ? TARGET : cfg.target, speed: cfg.speed === undefined ? 1 : cfg.speed,
                          you: cfg.seat, mode, events: [] }, extra || {});
 }
+/** A game's house rule in a few words, as every game's screen and its review show it: players, reading, target,
+ * and the Go Nuts! speed unless as printed. @param {{players: number, target?: number, speed?: number}} r */
+export function houseRule(r) {
+  const rule = t("{n} players, {reading} reading, target {target}", { n: r.players, reading: t(readingOf(/** @type {GameRecord} */ (r))), target: targetOf(/** @type {GameRecord} */ (r)) });
+  const speed = speedOf(/** @type {GameRecord} */ (r));
+  return speed === 1 ? rule : t("{rule}, Go Nuts! speed {speed}", { rule, speed: words.fixed(speed, Number.isInteger(speed) ? 0 : 1) });
+}
 /** A record's Go Nuts! speed (a record without one: as printed). @param {GameRecord} r */
 export const speedOf = (r) => (r.speed === undefined ? 1 : r.speed);
 /** Something kept before the reading had its name (a record, a practice session, a table's setup) takes it up:

@@ -53,6 +53,7 @@ $("advise-form").addEventListener("submit", async (e) => {
     for (let k = 0; k < n; k++) scores.push(wholeNumber($(`adv-score-${k}`).value, k === 0 ? t("Your score") : t("Score {k}", { k: k + 1 })));
     const turn = wholeNumber(adv.turn.value, t("Turn points"));
     const { target, speed } = readGameFields("adv");
+    showError(adv.error, "");
     await ready(n, adv.reading.value, target, speed);
     const q = { scores, turn, dice: Number(adv.dice.value), reading: adv.reading.value };
     const g = core.game(n, q.reading, target, speed), v = scores[0] + turn < g.target ? core.values(g, scores) : undefined;

@@ -8,7 +8,7 @@ import { drawAdvice, readingText } from "../../page/advice.js";
 import { owner } from "../../page/owner.js";
 import { oneAtATime, tap, redrawn } from "../../page/taps.js";
 import { ready, readyFor, checkTarget, wholeNumber, say, newRecord, youWin, drawBoard, moverAdvice, drawLog, turnText, drawOver,
-  seatLabels, seatOptions, pushEntered, undoEntered, hold, playersText, register, readingOf } from "../../page/gametab.js";
+  seatLabels, seatOptions, houseRule, pushEntered, undoEntered, hold, playersText, register, readingOf } from "../../page/gametab.js";
 import { initGameFields, readGameFields } from "../../page/gamefields.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
@@ -37,6 +37,7 @@ const startCoached = oneGameAction(async () => {
   let cfg;
   try {
     cfg = { players: Number($("coach-players").value), reading: $("coach-rules").value, seat: Number($("coach-seat").value), ...readGameFields("coach") };
+    showError($("coach-error"), "");
     await ready(cfg.players, cfg.reading, cfg.target, cfg.speed);
   }
   catch (err) { showError($("coach-error"), say(err)); return; }
@@ -109,7 +110,7 @@ function drawCoach() {
   $("coach-game").hidden = !r;
   if (!r) return;
   const st = /** @type {import("../../core/types.js").State} */ (coach.st), names = coachNames(r);
-  $("coach-reading").textContent = `${t("{n} players, target {target}.", { n: r.players, target: r.target === undefined ? 50 : r.target })} ${readingText(readingOf(r))}`;
+  $("coach-reading").textContent = `${houseRule(r)}. ${readingText(readingOf(r))}`;
   drawBoard($("coach-board"), st, names);
   $("coach-turn").textContent = turnText(r, st, names);
   const mine = st.seat === r.you && st.phase !== "over";

@@ -10,7 +10,7 @@ import { tap, redrawn } from "../../page/taps.js";
 import { die, drawAdvice, readingText } from "../../page/advice.js";
 import { owner } from "../../page/owner.js";
 import { ready, readyFor, gameOf, speedOf, wholeNumber, say, newRecord, youWin, drawBoard, moverAdvice, drawLog, turnText, drawOver,
-  seatLabels, seatOptions, targetOf, checkTarget, playersText, register, readingOf } from "../../page/gametab.js";
+  seatLabels, seatOptions, targetOf, checkTarget, houseRule, playersText, register, readingOf } from "../../page/gametab.js";
 import { GonutsInputError, refuse } from "../../core/errors.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
@@ -158,7 +158,7 @@ function drawPlay() {
   if (!r) return;
   const st = core.replay(r), names = playNames(r);
   redrawn();
-  $("play-reading").textContent = `${t("{n} players, target {target}, seed {seed}.", { n: r.players, target: targetOf(r), seed: String(r.seed) })} ${readingText(readingOf(r))}`;
+  $("play-reading").textContent = `${t("{rule}, seed {seed}.", { rule: houseRule(r), seed: String(r.seed) })} ${readingText(readingOf(r))}`;
   drawBoard($("play-board"), st, names);
   $("play-turn").textContent = turnText(r, st, names);
   drawDice();
@@ -229,6 +229,7 @@ $("play-setup").addEventListener("submit", async (e) => {
   e.preventDefault();
   try {
     const cfg = playConfigFromForm();
+    showError($("play-error"), "");
     await ready(cfg.players, cfg.reading, cfg.target, cfg.speed);
     await own.take(true);
     showError($("play-error"), ""); $("play-seed").value = "";
@@ -243,13 +244,15 @@ $("play-setup").addEventListener("submit", async (e) => {
 function playFromFragment(params) {
   const n = params.players === undefined ? 2 : addressNumber(params.players, "players");
   if (!PLAYERS.includes(n)) refuse("this page plays {list} players, not {n}", { list: PLAYERS.join("/"), n: params.players });
+  if (params.reading !== undefined && params.rules !== undefined) refuse("give the reading once: reading (or its older name, rules), not both");
   const reading = params.reading || params.rules || "rulebook";        // links made before the reading had its name: rules=
   if (!readingsFor(n).includes(reading)) refuse("this page has no {n}-player {rules} table", { n, rules: reading });
   const seat = params.seat === undefined ? 0 : addressNumber(params.seat, "seat");
   const target = params.target === undefined ? TARGET : addressNumber(params.target, "target");
   if (target !== TARGET && (target < TARGETS[0] || target > TARGETS[1])) refuse("The target is a whole number from {min} to {max}.", { min: TARGETS[0], max: TARGETS[1] });
-  const speed = params.speed === undefined ? 1 : Number(params.speed);
-  if (!SPEEDS.includes(speed)) refuse("This page solves games to {min} to {max} points, at Go Nuts! speeds {speeds}; not this one.", { min: TARGETS[0], max: TARGETS[1], speeds: SPEEDS.join(", ") });
+  // a speed as the page writes it in links ("0.5", "1", "2"), as a target is plain digits: not "0x2", " 2" or "2e0"
+  const speed = params.speed === undefined ? 1 : SPEEDS.find((s) => String(s) === params.speed);
+  if (speed === undefined) refuse("This page solves games to {min} to {max} points, at Go Nuts! speeds {speeds}; not this one.", { min: TARGETS[0], max: TARGETS[1], speeds: SPEEDS.join(", ") });
   if (seat >= n) refuse("seat {seat} does not exist with {n} players (0 to {last})", { seat, n, last: n - 1 });
   const specs = (params.opp || "").split(",").filter(Boolean);
   /** @type {Record<string, string>} */

@@ -4,7 +4,7 @@ import { data, core } from "../../page/context.js";
 import { $, el, showError, fillSelect, download } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { onOpen } from "../../page/tabs.js";
-import { readyFor, readingOf, targetOf, speedOf, recordOf, say, mostRecent, lossPerDecision } from "../../page/gametab.js";
+import { readyFor, readingOf, targetOf, speedOf, houseRule, recordOf, say, mostRecent, lossPerDecision } from "../../page/gametab.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
 /** @typedef {import("../../core/record.js").Review} Review */
@@ -53,7 +53,7 @@ async function render() {
   const scores = rv.scores.join(" \u2013 "), who = name(rv.seat);
   const status = rv.winner === null ? t("Game in progress: {scores}.", { scores })
     : rv.winner === rv.seat && mine ? t("You won, {scores}.", { scores }) : t("{who} won, {scores}.", { who: name(rv.winner), scores });
-  const game = t("{n} players, {reading} reading", { n: rv.players, reading: t(rv.reading) });
+  const game = houseRule(record);
   const whose = mine ? t("you at seat {k}", { k: rv.you + 1 }) : t("{who} (seat {k}) reviewed", { who, k: rv.seat + 1 });
   out.append(el("p", { text: `${status} ${game}, ${whose}.` }));
   if (!rv.decisions.length) {
@@ -124,7 +124,9 @@ $("rev-file").addEventListener("change", () => {
 $("rev-export").addEventListener("click", () => {
   const record = reviewRecord();
   if (!record) return;
-  download(`gonuts-${record.mode || "game"}-${record.seed !== undefined ? record.seed : Date.now()}.json`, "application/json", JSON.stringify(record, null, 1));
+  // the file's name says the game's house rule, as its screen does: gonuts-table-3p-rulebook-t40-speed2-<seed or time>.json
+  const rule = typeof record.players === "number" ? `-${record.players}p-${readingOf(record)}-t${targetOf(record)}${speedOf(record) === 1 ? "" : `-speed${speedOf(record)}`}` : "";
+  download(`gonuts-${record.mode || "game"}${rule}-${record.seed !== undefined ? record.seed : Date.now()}.json`, "application/json", JSON.stringify(record, null, 1));
 });
 /* Opened from a game's end, the tab reviews that game; opened by hand, the game saved last (of any mode), until
  * the player picks a source. */

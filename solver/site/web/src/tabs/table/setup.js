@@ -88,6 +88,7 @@ export function initSetup(begin) {
         if (names.some((x) => sameName(x, name))) refuse("Two players are called {name}: give each a name of their own", { name });
         names.push(name); hints.push($(`table-hint-${i}`).checked);
       }
+      showError($("table-setup-error"), "");           // a refusal of an earlier try is not this one's
       await ready(n, reading, game.target, game.speed);
     } catch (err) { showError($("table-setup-error"), say(err)); return; }
     showError($("table-setup-error"), "");

@@ -14,7 +14,7 @@ import { graphemes, sameName } from "../../page/names.js";
 import { drawAdvice, tossUp } from "../../page/advice.js";
 import { showGrid, warmGrids, onRoll } from "./grids.js";
 import { owner } from "../../page/owner.js";
-import { ready, readyFor, gameOf, checkTarget, wholeNumber, say, newRecord, describe, drawLog, pushEntered, undoEntered, hold,
+import { ready, readyFor, gameOf, checkTarget, houseRule, targetOf, wholeNumber, say, newRecord, describe, drawLog, pushEntered, undoEntered, hold,
   playersText, register, backupOf, lossPerDecision, readingOf } from "../../page/gametab.js";
 import { refuse } from "../../core/errors.js";
 import { initSetup, setupChanged, remember, fillFrom, nextSetup, coloursOf, cleanName, NAME_MAX } from "./setup.js";
@@ -181,10 +181,12 @@ function drawTable() {
   const st = state(), names = r.names, N = r.players;
   table.over = st.phase === "over";
   drawStrip(r.names, st);
+  const rule = houseRule(r);
+  if ($("table-rule").textContent !== rule) $("table-rule").textContent = rule;
   drawColours(r);
   history.count();
   const who = st.phase === "over" ? names[/** @type {number} */ (st.winner)] : names[st.seat];
-  const line = st.phase === "over" ? t("reached {target} and won!", { target: r.target === undefined ? 50 : r.target })
+  const line = st.phase === "over" ? t("reached {target} and won!", { target: targetOf(r) })
     : st.phase === "start" ? t("starts a turn")
     : st.phase === "nuts" ? t("Go Nuts! round")
     : `${t("{n} points", { n: st.t })} \u00b7 ${t("{n} dice", { n: st.n })}`;
