@@ -3,7 +3,7 @@
  *   node tests/engines/firefox_smoke.js PAGE.html SITE_URL EXPECTED.json
  * 1. the single file's advise for 2-4 players equals the CLI's (EXPECTED.json: queries and answers);
  * 2. practice's draw and the luck split equal the CLI's (practice.json beside it); a practice decision answered;
- *    a short Table game: one tap per roll and per decision;
+ *    a short Table game: one tap per roll and per decision; its five-dice grid at 320x568 in sight;
  * 3. the site: its worker takes control; after "stop" on stdin (the server is stopped), a reload still
  *    runs the page offline.
  * Prints one line per check ("ok ..." or "FAIL ...") and exits 1 on any failure. */
@@ -71,6 +71,17 @@ const nextLine = () => new Promise((resolve) => readline.createInterface({ input
     await page.$eval("#table-name-0", (e) => { e.value = "Ann"; });
     await page.$eval("#table-name-1", (e) => { e.value = "Bo"; });
     await tap(page, "#table-setup button[type=submit]");
+    // at 320 px, a desktop scrollbar less, the five-dice grid keeps four columns and its last row in sight
+    const before = page.viewport();
+    await page.setViewport({ width: 320, height: 568 });
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    const grid = await page.evaluate(() => {
+      const g = [...document.querySelectorAll("#table-rolls .rolls")].find((x) => x.getBoundingClientRect().height > 0);
+      const last = g.lastElementChild.getBoundingClientRect();
+      return { columns: getComputedStyle(g).gridTemplateColumns.split(" ").length, bottom: last.bottom + scrollY };
+    });
+    check(grid.columns === 4 && grid.bottom <= 568, `the five-dice grid at 320x568 (${grid.columns} columns, bottom at ${Math.round(grid.bottom)})`);
+    await page.setViewport(before);
     await tap(page, "[data-roll='2-2-1']", entries(1));
     await tap(page, "#table-stop", entries(2));
     await tap(page, "[data-roll='1-1-3']", entries(3));

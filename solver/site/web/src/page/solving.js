@@ -271,7 +271,7 @@ async function solve(key, spec, opts) {
     const est = await estimate(spec);
     if (ctl.signal.aborted) refuse("Solving cancelled: nothing changed.");
     if (est.bytes > est.limit) {
-      refuse("{game} needs about {mb} MB, more than this device gives a page ({limit} MB): choose a lower target or fewer players.",
+      refuse("{game} needs about {mb}\u00a0MB, more than this device gives a page ({limit}\u00a0MB): choose a lower target or fewer players.",
              { game: opening(gameName(spec)), mb: mb(est.bytes), limit: mb(est.limit) });
     }
     if (!est.fits) {
@@ -279,7 +279,7 @@ async function solve(key, spec, opts) {
              { game: opening(gameName(spec)), minutes: String(Math.max(1, Math.round(est.seconds / 60))) });
     }
     if (ui) {
-      ui.say("Solving {game}: about {seconds} s and {mb} MB on this device.", { spec, seconds: secs(est.seconds), mb: mb(est.bytes) });
+      ui.say("Solving {game}: about {seconds}\u00a0s and {mb}\u00a0MB on this device.", { spec, seconds: secs(est.seconds), mb: mb(est.bytes) });
       ui.bar.max = 1; ui.bar.value = 0;
     }
     const began = performance.now();
