@@ -16,24 +16,32 @@ The game's options are ``Rules.from_options``'s: ``game``, ``players``, ``target
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from solver.errors import GonutsError
 from solver.game.rules import Rules
+from solver.lab import plots
+from solver.store import tables as stored
 from solver.store.library import Tables
 
 if TYPE_CHECKING:                # annotations only: the engine (numpy) loads when a table is built
-    from solver.engine.solve import Progress
-    from solver.lab.strategy import PolicyLike
+    from solver.engine.evaluate import EvalResult
+    from solver.engine.solve import Progress, SolveResult
+    from solver.lab.policies import TablePolicy
+    from solver.lab.strategy import PolicyLike, SimReport
+    from solver.play.advise import Advice
 
-__all__ = ["Rules", "Table", "Tables", "table", "solve", "advise", "evaluate", "simulate"]
+__all__ = ["Rules", "Table", "Tables", "table", "solve", "advise", "evaluate", "simulate", "plots"]
 
 
-class Table:
-    """A game's table, as ``solver.table`` gives it: the stored arrays (``arrays``: ``start_win``, ``roll``, ...,
-    documented in tables/README.md), the rules, where its file is (``path``), and the questions it answers.
+class Table(stored.Table):
+    """A game's table, as ``solver.table`` gives it: the stored table (``store.tables.Table``: ``arrays`` by name,
+    documented in tables/README.md, ``rules``, ``meta``, ``path``, ``players``, ``target``, ``substates``,
+    ``roll_at``, ``mix_at``, ``equilibrium``) and the questions it answers (``advise``, ``win``, ``policy``). It is
+    a ``store.tables.Table``: every function of the library that takes a table takes it (``solver.plots.win(t)``).
 
     >>> t = table(players=2)
     >>> t.path.name, t.rules.target
@@ -42,27 +50,12 @@ class Table:
     0.5676
     """
 
-    def __init__(self, stored: Any) -> None:
-        self.stored = stored
+    @classmethod
+    def of(cls, table: stored.Table) -> Table:
+        """The front door's table of a stored one (the same arrays, not copied)."""
+        return cls(table.meta, table.rules, table.arrays, table.path)
 
-    @property
-    def rules(self) -> Rules:
-        """The game this table solves."""
-        rules: Rules = self.stored.rules
-        return rules
-
-    @property
-    def arrays(self) -> dict[str, Any]:
-        """The table's arrays by name (numpy arrays)."""
-        arrays: dict[str, Any] = self.stored.arrays
-        return arrays
-
-    @property
-    def path(self) -> Path | None:
-        """The table's file (shipped with the package, or in the cache), or None for the page's values."""
-        return Path(self.stored.path) if getattr(self.stored, "path", None) else None
-
-    def advise(self, scores: Sequence[int], turn: int = 0, dice: int = 5) -> Any:
+    def advise(self, scores: Sequence[int], turn: int = 0, dice: int = 5) -> Advice:
         """Roll or stop at this state: ``scores`` in turn order from the player to move, the turn's points, the
         live dice. Returns ``play.advise.Advice`` (``action``, ``win_if_roll``, ``win_if_stop``, ``players_if_roll``,
         ...; ``to_dict()`` is ``advise --json``'s object).
@@ -71,24 +64,31 @@ class Table:
         'roll'
         """
         from solver.play.advise import advise as advise_at  # deferred for start-up: import solver stays light
-        return advise_at(self.stored, scores, turn, dice)
+        return advise_at(self, scores, turn, dice)
 
     def win(self, scores: Sequence[int]) -> tuple[float, ...]:
-        """Every seat's win probability at the start of a turn (seat order from the player to move).
+        """Every seat's win probability at the start of a turn (seat order from the player to move): the table's
+        own numbers (``start_win``), which may differ from ``advise``'s in the last digit, as they are summed in
+        another order.
 
         >>> [round(x, 4) for x in table(players=2).win((0, 0))]
         [0.5676, 0.4324]
         """
-        from solver.play.advise import check_scores  # deferred for start-up: import solver stays light
-        return tuple(float(x) for x in self.arrays["start_win"][check_scores(self.stored, scores)])
+        from solver.game.states import check_scores  # deferred for start-up: import solver stays light
+        return tuple(float(x) for x in self.arrays["start_win"][check_scores(self, scores)])
 
-    def __getattr__(self, name: str) -> Any:
-        """Everything else of the stored table (``players``, ``target``, ``meta``, ``substates``, ``roll_at``,
-        ``roll_array``), so that a table from here goes wherever the library takes one (``solver.lab.plots.win(t)``,
-        ``Versus(rules, t)``)."""
-        if name == "stored":                    # not set yet (a copy being made): no recursion
-            raise AttributeError(name)
-        return getattr(self.stored, name)
+    @property
+    def policy(self) -> TablePolicy:
+        """The table's play as data (``lab.policies.TablePolicy``): the decision at a state, every decision as an
+        array with named axes, the stopping thresholds and where play is not monotone in the turn's points; and a
+        policy ``evaluate`` and ``simulate`` take (docs/library.md, "The policy as data").
+
+        >>> p = table(players=2).policy
+        >>> p.action((23, 31), turn=7, dice=3), p.roll.shape, p.axes
+        ('roll', (50, 50, 50, 5), ('score 0', 'score 1', 'turn', 'dice'))
+        """
+        from solver.lab.policies import TablePolicy  # deferred for start-up: the engine
+        return TablePolicy(self)
 
     def __repr__(self) -> str:
         return f"<Table {self.rules.describe()} at {self.path}>"
@@ -118,10 +118,10 @@ def table(*, max_build_seconds: float | None = None, progress: Progress | None =
     3
     """
     rules = _rules(options)
-    return Table(Tables(cache=cache, max_build_seconds=max_build_seconds, progress=progress).get(rules))
+    return Table.of(Tables(cache=cache, max_build_seconds=max_build_seconds, progress=progress).get(rules))
 
 
-def solve(rules: Rules | None = None, *, progress: Progress | None = None, **options: Any) -> Any:
+def solve(rules: Rules | None = None, *, progress: Progress | None = None, **options: Any) -> SolveResult:
     """Solve a game now (nothing read or written): the solver's report, ``engine.solve.SolveResult``
     (``start_win``, ``roll``, ``residual``, ``iterations``, ``equilibrium()``, ``mixed``, ...). A solve that
     does not converge raises ``engine.solve.NotConverged`` (a ``GonutsError``) naming the game and the residual.
@@ -138,7 +138,7 @@ def solve(rules: Rules | None = None, *, progress: Progress | None = None, **opt
     return res
 
 
-def advise(scores: Sequence[int], turn: int = 0, dice: int = 5, **options: Any) -> Any:
+def advise(scores: Sequence[int], turn: int = 0, dice: int = 5, **options: Any) -> Advice:
     """``table(...).advise(...)`` in one call; ``players`` defaults to the number of scores.
 
     >>> advise((23, 31), turn=7, dice=3).action
@@ -149,28 +149,46 @@ def advise(scores: Sequence[int], turn: int = 0, dice: int = 5, **options: Any) 
     return table(**options).advise(scores, turn, dice)
 
 
-def evaluate(policies: Sequence[PolicyLike], **options: Any) -> Any:
-    """The exact result of a game played by these policies, one per seat (names as the command line takes them:
-    ``optimal``, ``hold:20``, ``maxpoints``, ``dice:5-7-15-27-37``, ...; ``best`` is solved as the best response):
-    ``engine.evaluate.EvalResult``, whose ``win`` is every seat's win probability (a fraction: 0.5 is even).
+def _policies(policies: Sequence[PolicyLike]) -> list[PolicyLike]:
+    """One policy per seat as a list; a single string (split into letters otherwise) refused."""
+    if isinstance(policies, (str, bytes)):
+        raise GonutsError(f"give a list of policies, one per seat (such as [{policies!r}, 'optimal']), not one string")
+    return list(policies)
+
+
+def evaluate(policies: Sequence[PolicyLike], both_orders: bool = False, **options: Any) -> EvalResult:
+    """The exact result of a game played by these policies, one per seat: names as the command line takes them
+    (``optimal``, ``hold:20``, ``maxpoints``, ``dice:5-7-15-27-37``, ...; ``best`` is solved as the best
+    response), a table's ``policy``, or a function ``f(scores, turn, dice)`` returning True or "roll" to roll,
+    False or "stop" to stop (``scores`` a tuple in turn order from the player to move). Returns
+    ``engine.evaluate.EvalResult``: ``win`` is every seat's win probability (a fraction: 0.5 is even) with seat 0
+    first, or averaged over who moves first with ``both_orders=True``; ``expected_turns`` likewise;
+    ``win_when_starting(seat)`` for one order.
 
     >>> [round(float(x), 2) for x in evaluate(["hold:20", "optimal"], players=2).win]
     [0.32, 0.68]
+    >>> [round(float(x), 3) for x in evaluate(["hold:20", "optimal"], both_orders=True, players=2).win]
+    [0.279, 0.721]
     """
     from solver.lab.strategy import evaluate_policies, resolve  # deferred for start-up: numpy and the kernel
+    specs = _policies(policies)
     rules = _rules(options)
-    return evaluate_policies(rules, resolve(list(policies), rules))
+    res = evaluate_policies(rules, resolve(specs, rules))
+    return dataclasses.replace(res, both_orders=True) if both_orders else res
 
 
-def simulate(policies: Sequence[PolicyLike], games: int = 10_000, seed: int = 0,
-             **options: Any) -> Any:
-    """Play ``games`` games with real (seeded) dice: ``lab.strategy.SimReport`` (``win``, ``stderr``,
-    ``turns``). Within a few standard errors of ``evaluate``.
+def simulate(policies: Sequence[PolicyLike], games: int = 10_000, seed: int = 0, both_orders: bool = False,
+             **options: Any) -> SimReport:
+    """Play ``games`` games with real (seeded) dice, policies as ``evaluate`` takes them: ``lab.strategy.SimReport``
+    (``win`` and its ``stderr`` per seat, the mean ``turns`` of a game). Seat 0 moves first, or with
+    ``both_orders=True`` each seat first in turn (the games shared out evenly). Within a few standard errors of
+    ``evaluate``.
 
     >>> r = simulate(["hold:20", "optimal"], games=2000, seed=1, players=2)
     >>> bool(abs(r.win[0] - 0.32) < 4 * r.stderr[0])
     True
     """
     from solver.lab.strategy import resolve, simulate_policies  # deferred for start-up: numpy and the kernel
+    specs = _policies(policies)
     rules = _rules(options)
-    return simulate_policies(rules, resolve(list(policies), rules), games, seed)
+    return simulate_policies(rules, resolve(specs, rules), games, seed, both_orders=both_orders)

@@ -12,21 +12,24 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import solver
 from solver import api
+from solver.engine import evaluate as evaluate_module
+from solver.errors import GonutsError
 from solver.game import rules as rules_module
-from solver.lab import plots, strategy
+from solver.lab import plots, policies, strategy
 from solver.play import advise as advise_module
 from solver.play import dice as dice_module
-from solver.store import library, tables
+from solver.store import library, locate, tables
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("module", [solver, api, rules_module, library, tables, strategy, plots,
-                                    advise_module, dice_module],
+                                    advise_module, dice_module, policies, evaluate_module, locate],
                          ids=lambda m: m.__name__)
 def test_every_docstring_example_runs_as_written(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, raise_on_error=False, verbose=False)
@@ -160,3 +163,104 @@ def test_rules_and_options_together_are_refused_naming_what_would_be_ignored():
     with pytest.raises(GonutsError, match="players would be ignored"):
         solver.table(rules=rules, players=2)
     assert solver.table(rules=rules).rules == rules
+
+
+MYPY_SCRIPT = """import solver
+
+t = solver.table(players=2)
+a = t.advise(scores=(23, 31), turn=7, dice=3)
+action: str = a.action
+win: float | None = a.win_if_roll
+chances: tuple[float, ...] = t.win((0, 0))
+result = solver.evaluate(["hold:20", "optimal"], players=2, both_orders=True)
+turns: float = result.expected_turns
+report = solver.simulate(["hold:20", "optimal"], games=100, players=2)
+stderr = report.stderr
+decision: str = t.policy.action((0, 0), 0, 5)
+figure = solver.plots.boundary(t)
+players: int = t.players
+"""
+MYPY_TYPOS = {"solver.tabel(players=2)": "tabel", "solver.table(players=2).advise((1, 2)).acton": "acton",
+              "solver.table(players=2).wn((0, 0))": "wn", "solver.solve(players=2, target=12).wins": "wins",
+              "solver.evaluate(['optimal', 'optimal'], players=2).wins": "wins"}
+
+
+def test_the_front_door_is_typed_and_a_misspelt_name_fails_mypy_strict(tmp_path):
+    pytest.importorskip("mypy", reason="mypy is in the test extra")
+    good = tmp_path / "good.py"
+    good.write_text(MYPY_SCRIPT)
+    bad = []
+    for i, (line, name) in enumerate(MYPY_TYPOS.items()):
+        f = tmp_path / f"typo{i}.py"
+        f.write_text(f"import solver\n\nx = {line}\n")
+        bad.append((f, name))
+
+    def run(*files):
+        return subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports=silent",
+                               *map(str, files)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    p = run(good)
+    assert p.returncode == 0, p.stdout
+    p = run(*(f for f, _ in bad))
+    for f, name in bad:
+        assert f"{f.name}:3: error:" in p.stdout and f'"{name}"' in p.stdout, (name, p.stdout)
+
+
+def test_the_policy_is_data_a_researcher_can_hold():
+    t = solver.table(players=3, reading="summary")
+    p = t.policy
+    assert p.axes == ("score 0", "score 1", "score 2", "turn", "dice") and p.roll.shape == (50,) * 4 + (5,)
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        scores = tuple(int(x) for x in rng.integers(0, 50, 3))
+        turn, dice = int(rng.integers(0, 40)), int(rng.integers(1, 6))
+        a = t.advise(scores, turn, dice)
+        assert p.action(scores, turn, dice) == a.action
+        if scores[0] + turn < 50:
+            assert p.roll[scores + (turn, dice - 1)] == (a.action == "roll")
+    with pytest.raises(GonutsError, match="live dice must be from 1 to 5, not 6"):
+        p.action((0, 0, 0), 0, 6)
+    # the policy goes back into evaluate as a seat: optimal play against itself, bit for bit
+    assert list(solver.evaluate([p, "optimal", "optimal"], players=3, reading="summary").win) == \
+        list(solver.evaluate(["optimal"] * 3, players=3, reading="summary").win)
+
+
+def test_evaluate_and_simulate_both_orders_and_what_they_refuse():
+    one = solver.evaluate(["hold:20", "optimal"], players=2)
+    both = solver.evaluate(["hold:20", "optimal"], players=2, both_orders=True)
+    mean = (one.win_when_starting(0) + one.win_when_starting(1)) / 2
+    assert np.allclose(both.win, mean, atol=1e-15) and both.win[0] < one.win[0]
+    played = solver.simulate(["hold:20", "optimal"], games=20_000, seed=11, players=2, both_orders=True)
+    assert abs(played.win[0] - both.win[0]) < 4 * played.stderr[0] and played.both_orders
+    assert one.probabilities.shape == (2, 2500, 2) and one.turns.shape == (2, 2500)
+    assert np.array_equal(one.probabilities[0, 0], one.win)
+    with pytest.raises(GonutsError, match="give a list of policies, one per seat"):
+        solver.evaluate("hold:20", players=2)
+    with pytest.raises(GonutsError, match="give a list of policies, one per seat"):
+        solver.simulate("optimal", players=2)
+
+    def words(scores, turn, dice):
+        return "roll" if turn < 20 else "stop"
+    assert list(solver.evaluate([words, "optimal"], players=2).win) == list(one.win)
+
+
+def test_the_api_reference_is_what_the_docstrings_say():
+    """docs/api.md is written from the code (python docs/make_api.py): it names every front-door call and field."""
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        import make_api
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    assert text == make_api.reference(), "docs/api.md is stale: run python docs/make_api.py"
+    for name in [n for n in solver.__all__ if n not in ("__version__", "plots")] + ["plots.boundary", "thresholds",
+                                                                                      "win_both_orders", "stderr"]:
+        assert name in text, name
+
+
+def test_a_researcher_s_first_hour_runs_as_written(tmp_path, monkeypatch):
+    """docs/first-hour.md: the seven questions, each example run as written (one built table, in a private cache)."""
+    monkeypatch.setenv("GONUTS_SOLVE_CACHE", str(tmp_path))
+    pytest.importorskip("matplotlib", reason="question 5 draws a plot (pip install \".[plot]\")")
+    result = doctest.testfile(str(ROOT / "docs" / "first-hour.md"), module_relative=False, optionflags=doctest.ELLIPSIS,
+                              raise_on_error=False, verbose=False)
+    assert result.attempted >= 15 and result.failed == 0, result

@@ -78,7 +78,8 @@ def build(knobs: Knobs, out: str | None, resume: bool, checkpoint_every: float |
 @json_option
 def advise(scores: str, turn: int, dice: int | None, explain: bool, table_path: str | None, knobs: Knobs,
            as_json: bool) -> None:
-    from solver.play.advise import check_explainable, check_state, table_rules
+    from solver.game.states import check_state
+    from solver.play.advise import check_explainable, table_rules
     score_list = tuple(asked.ints(scores, "--scores"))
     if table_path:
         rules = table_rules(table_path)
@@ -194,7 +195,7 @@ def fair(players: int, reading: str, target: int, head_starts: str | None, table
 def plot(kind: str, out: str | None, table_path: str | None, knobs: Knobs) -> None:
     from solver.lab import plots
     path = check_destination(destination(out or ".", f"gonuts-{kind}.png"))
-    plots.pyplot()
+    plots.require()                                         # matplotlib there, before any table is read or built
     if kind == "payout":
         plots.payout(asked.table_asked(knobs, table_path).rules if table_path else asked.make_rules(knobs), path)
     else:

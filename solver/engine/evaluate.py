@@ -32,13 +32,36 @@ from solver.game.turn import TurnModel
 
 @dataclass(frozen=True)
 class EvalResult:
-    """The exact values of a game under fixed policies: ``values[a, state]`` is every seat's win probability (seat
-    order from the one to move) and the expected turns left, with seat ``a`` to move; ``win`` is each seat's win
-    probability from 0-0 with seat 0 first, ``win_when_starting(seat)`` with another first."""
+    """The exact values of a game under fixed policies, one per seat.
+
+    * ``win``: each seat's win probability from 0-0 (a fraction), seat 0 first, or averaged over who moves first
+      when ``both_orders`` is set (``solver.evaluate(..., both_orders=True)``); ``expected_turns`` likewise;
+    * ``win_when_starting(seat, scores=None)``, ``turns_when_starting(seat)``: one order, from any scores;
+    * ``win_both_orders``, ``expected_turns_both_orders``: averaged over who moves first, whatever ``both_orders``;
+    * ``probabilities[a, state]``: every seat's win probability (seat order from the one to move) with seat ``a``
+      to move, the state's index ``s0 G^(N-1) + ... + s_(N-1)`` (scores in turn order from the mover);
+      ``turns[a, state]``: the expected turns left, this one included (``values`` holds both, the turns last).
+
+    >>> import solver
+    >>> r = solver.evaluate(["hold:20", "optimal"], players=2)
+    >>> r.probabilities.shape, r.turns.shape, round(r.expected_turns, 1)
+    ((2, 2500, 2), (2, 2500), 14.5)
+    """
     players: int
     target: int
     values: np.ndarray        # (N, G**N, N + 1): V_a for each seat a to move
     seconds: float
+    both_orders: bool = False
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        """(N, G**N, N): with seat a to move, every seat's win probability, seat order from the mover."""
+        return self.values[..., :self.players]
+
+    @property
+    def turns(self) -> np.ndarray:
+        """(N, G**N): with seat a to move, the expected turns left, this one included."""
+        return self.values[..., self.players]
 
     def win_when_starting(self, seat: int, scores: Sequence[int] | None = None) -> np.ndarray:
         """Every seat's win probability (absolute seat order) when ``seat`` moves first."""
@@ -53,13 +76,13 @@ class EvalResult:
 
     @property
     def win(self) -> np.ndarray:
-        """Seat 0 moves first."""
-        return self.win_when_starting(0)
+        """Each seat's win probability from 0-0: seat 0 first, or averaged over who moves first (``both_orders``)."""
+        return self.win_both_orders if self.both_orders else self.win_when_starting(0)
 
     @property
     def expected_turns(self) -> float:
-        """The expected number of turns in a game, seat 0 first."""
-        return self.turns_when_starting(0)
+        """The expected number of turns in a game: seat 0 first, or averaged over who moves first."""
+        return self.expected_turns_both_orders if self.both_orders else self.turns_when_starting(0)
 
     @property
     def win_both_orders(self) -> np.ndarray:
@@ -68,6 +91,7 @@ class EvalResult:
 
     @property
     def expected_turns_both_orders(self) -> float:
+        """The expected number of turns in a game, averaged over which seat moves first."""
         return float(np.mean([self.turns_when_starting(a) for a in range(self.players)]))
 
 

@@ -2,17 +2,19 @@
 
 * ``boundary``: for each number of live dice, the turn total at which optimal
   play first stops, over the player's own score and the next player's score
-  (Neller and Presser's roll/hold boundary, one panel per dice count);
+  (Neller and Presser's roll/hold boundary, one panel per dice count; play is not
+  monotone above it: ``Table.policy.thresholds()`` lists where);
 * ``win``: the start-of-turn win probability over the two scores;
 * ``payout``: Go Nuts! gain distributions by dice and by number of opponents.
 
-For 3 and 4 players the pictures show the plane where the other players have 0.
+For 3 and 4 players the pictures show the plane where the other players have 0. Each returns its matplotlib
+Figure, drawn without pyplot (no backend switched: a notebook shows the figure returned, with its titles inside
+it) and written to ``out`` only when asked. ``solver.plots`` is this module.
 """
 from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -21,26 +23,34 @@ from solver.errors import GonutsError
 from solver.files import StrPath
 from solver.game.payout import nuts_payout_table
 from solver.game.rules import Rules
+from solver.lab.policies import TablePolicy
 from solver.store.tables import Table
 
 if TYPE_CHECKING:                # annotations only: matplotlib is optional (the plot extra) and slow to import
     from matplotlib.figure import Figure
 
 
-def pyplot() -> ModuleType:
-    """``matplotlib.pyplot`` drawing to files (Agg), or one line saying how to install it."""
+def require() -> type[Figure]:
+    """matplotlib's Figure class, or one line saying how to install matplotlib (the command line asks first,
+    before any table is read or built)."""
     try:
-        import matplotlib  # deferred: optional (the plot extra), and slow to import
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt  # deferred: as above
+        from matplotlib.figure import Figure  # deferred: optional (the plot extra), and slow to import
     except ImportError:
         raise GonutsError('plotting needs matplotlib: pip install "gonuts-solve[plot]" (from a checkout: '
                           'pip install ".[plot]")') from None
-    return plt
+    return Figure
+
+
+def figure(**options: object) -> Figure:
+    """A new matplotlib Figure with constrained layout (titles inside it), made without pyplot: no backend is
+    chosen or switched here (a notebook keeps its inline display, a script draws to files), nothing global is
+    kept, and the figure is the caller's (a notebook shows the one returned)."""
+    return require()(layout="constrained", **options)  # type: ignore[arg-type]
 
 
 def _save(fig: Figure, out: StrPath | None) -> None:
-    """Write the figure to ``out`` (.png, .svg or .pdf) atomically and close it; nothing without ``out``."""
+    """Write the figure to ``out`` (.png, .svg or .pdf) atomically; nothing without ``out``. The figure stays
+    open and the caller's."""
     if out is None:
         return
     path = Path(out)
@@ -50,26 +60,8 @@ def _save(fig: Figure, out: StrPath | None) -> None:
     if not folder.is_dir():
         raise GonutsError(f"cannot write {path}: folder {folder} does not exist")
     tmp = path.with_name(f".{path.name}.tmp{path.suffix}")
-    fig.savefig(tmp, dpi=110, bbox_inches="tight")
+    fig.savefig(tmp, dpi=110)
     tmp.replace(path)
-    pyplot().close(fig)
-
-
-def stop_threshold(roll: np.ndarray) -> np.ndarray:
-    """For decisions (..., G, D+1): the smallest t at which the player stops, per dice count n, indexed as
-    ``roll`` is (``[..., n]``: n dice live; ``[..., 0]``, no dice, is G: no decision).
-
-    >>> import solver
-    >>> t = solver.table(players=2)
-    >>> int(stop_threshold(t.arrays["roll"])[23, 31, 3])    # at 23-31 with 3 dice live: stop from 15 points
-    15
-    """
-    G = roll.shape[-2]
-    stops = ~roll
-    stops[..., 0, -1] = False                    # the forced opening is no stop
-    first = np.where(stops.any(axis=-2), stops.argmax(axis=-2), G)
-    first[..., 0] = G
-    return np.asarray(first)
 
 
 def _plane(table: Table) -> tuple[np.ndarray, np.ndarray]:
@@ -81,29 +73,37 @@ def _plane(table: Table) -> tuple[np.ndarray, np.ndarray]:
 
 
 def boundary(table: Table, out: StrPath | None = None) -> Figure:
-    """The optimal stopping boundary (the turn points at which optimal play stops, by scores, one panel per
-    number of live dice), written to ``out`` if given; returns the matplotlib Figure (a notebook shows it)."""
-    plt = pyplot()
-    roll, _ = _plane(table)
-    thr = stop_threshold(roll)[..., 1:].astype(float)  # (G, G, D): 1..D dice
-    G = table.target
+    """The optimal stopping boundary (the turn points at which optimal play first stops, by scores, one panel per
+    number of live dice; ``table.policy.thresholds()`` as data, where play is not monotone listed too), written to
+    ``out`` if given; returns the matplotlib Figure (a notebook shows it).
+
+    >>> import solver
+    >>> fig = boundary(solver.table(players=2))
+    >>> len(fig.axes)                                     # five panels, one per number of live dice, and the scale
+    6
+    """
+    thr = TablePolicy(table).thresholds()
+    N, G = table.players, table.target
+    plane = thr.stop_at[(slice(None), slice(None)) + (0,) * (N - 2)].astype(float)       # (G, G, D)
     s0 = np.arange(G)[:, None, None]
-    thr = np.where(s0 + thr >= G, np.nan, thr)         # stops only because stopping wins
-    D = thr.shape[-1]
-    fig: Figure
-    fig, axes = plt.subplots(1, D, figsize=(3.2 * D, 3.4), squeeze=False)
-    vmax = np.nanmax(thr) if np.isfinite(thr).any() else 1
+    plane = np.where(s0 + plane >= G, np.nan, plane)     # stops only because stopping wins
+    D = plane.shape[-1]
+    fig = figure(figsize=(3.2 * D, 3.6))
+    axes = fig.subplots(1, D, squeeze=False)
+    vmax = np.nanmax(plane) if np.isfinite(plane).any() else 1
     for n in range(D):
         ax = axes[0, n]
-        im = ax.imshow(thr[:, :, n], origin="lower", cmap="viridis", vmin=0, vmax=vmax)
+        im = ax.imshow(plane[:, :, n], origin="lower", cmap="viridis", vmin=0, vmax=vmax)
         ax.set_title(f"{n + 1} {'die' if n == 0 else 'dice'} live" if D > 1 else "turn total")
         ax.set_xlabel("next player's score")
         if n == 0:
             ax.set_ylabel("own score")
     fig.colorbar(im, ax=axes[0, :].tolist(), shrink=0.8, label="turn points at which optimal play stops")
+    above = int(thr.count_above.sum())
     fig.suptitle(f"Optimal stopping boundary: {table.rules.describe()}" +
-                 (" (other players at 0)" if table.players > 2 else "") +
-                 "\nwhite: keeps rolling until stopping reaches the target", fontsize=10, y=1.04)
+                 (" (other players at 0)" if N > 2 else "") +
+                 "\nwhite: keeps rolling until stopping reaches the target" +
+                 (f"; {above:,} decisions roll again above it" if above else ""), fontsize=10)
     _save(fig, out)
     return fig
 
@@ -111,10 +111,9 @@ def boundary(table: Table, out: StrPath | None = None) -> Figure:
 def win(table: Table, out: StrPath | None = None) -> Figure:
     """Win probability at the start of a turn by the two scores (others at 0), written to ``out`` if given;
     returns the Figure."""
-    plt = pyplot()
     _, w = _plane(table)
-    fig: Figure
-    fig, ax = plt.subplots(figsize=(5.2, 4.4))
+    fig = figure(figsize=(5.2, 4.4))
+    ax = fig.subplots()
     im = ax.imshow(w, origin="lower", cmap="RdYlGn", vmin=0, vmax=1)
     cs = ax.contour(w, levels=[0.25, 0.5, 0.75], colors="k", linewidths=0.7)
     ax.clabel(cs, fmt="%.2f", fontsize=7)
@@ -129,11 +128,10 @@ def win(table: Table, out: StrPath | None = None) -> Figure:
 def payout(rules: Rules, out: StrPath | None = None, cap: int = 40) -> Figure:
     """The exact Go Nuts! payouts for 2 to 4 players, one line per number of dice, written to ``out`` if given;
     returns the Figure."""
-    plt = pyplot()
     if rules.game != "gonuts":
         raise GonutsError("payout plots are for Go Nuts! (Pig has no Go Nuts! round)")
-    fig: Figure
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.4), sharey=True)
+    fig = figure(figsize=(12, 3.6))
+    axes = fig.subplots(1, 3, sharey=True)
     for ax, players in zip(axes, (2, 3, 4)):
         table = nuts_payout_table(dataclasses.replace(rules, players=players, target=cap))
         for n in range(1, 6):
@@ -145,6 +143,6 @@ def payout(rules: Rules, out: StrPath | None = None, cap: int = 40) -> Figure:
         ax.legend(fontsize=7)
     axes[0].set_ylabel("probability")
     fig.suptitle(f"Exact Go Nuts! payouts (speed {rules.speed:g}, faces {','.join(map(str, rules.faces))}, "
-                 f"dog {','.join(map(str, rules.dog))})", fontsize=10, y=1.03)
+                 f"dog {','.join(map(str, rules.dog))})", fontsize=10)
     _save(fig, out)
     return fig

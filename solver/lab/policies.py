@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from solver.engine.bits import packed_width
 from solver.engine.solve import Mixed
 from solver.game.payout import nuts_gain_mean
 from solver.game.rules import Rules
+from solver.game.states import check_state
 from solver.game.turn import TurnModel, turn_model
 from solver.lab import grammar
 from solver.lab.grammar import PolicyError
@@ -136,7 +138,17 @@ class ResponsePolicy(BitsPolicy):
 
 
 class TablePolicy(BitsPolicy):
-    """Optimal play read from a table."""
+    """A table's play (optimal: the equilibrium it holds), as data and as a policy ``evaluate`` and ``simulate``
+    take. ``action`` and ``roll_probability`` answer one state; ``roll`` is every decision, a bool array with the
+    named ``axes`` (the scores in turn order from the player to move, the turn's points, the live dice: index d-1
+    for d dice, no column for none); ``thresholds()`` the turn points at which play first stops, and the states
+    that roll again above them (play is not monotone in the turn's points: docs/library.md).
+
+    >>> import solver
+    >>> p = solver.table(players=2).policy
+    >>> p.action((23, 31), turn=7, dice=3), p.roll_probability((23, 31), turn=30, dice=3)
+    ('roll', 0.0)
+    """
 
     def __init__(self, table: Table, name: str = "optimal") -> None:
         G, N, D = table.target, table.players, table.substates
@@ -146,6 +158,74 @@ class TablePolicy(BitsPolicy):
             bits = np.packbits(table.arrays["roll"].reshape(G ** N, -1), axis=1)
         super().__init__(bits, G, N, D, name, table.mixed)
         self.table = table
+
+    @property
+    def axes(self) -> tuple[str, ...]:
+        """The names of ``roll``'s axes: ``score 0`` (the player to move), ``score 1`` (the next), ..., ``turn``,
+        ``dice``."""
+        return tuple(f"score {k}" for k in range(self.N)) + ("turn", "dice")
+
+    @property
+    def roll(self) -> np.ndarray:
+        """Every decision: True where the player to move rolls, shape (G,)*N + (G, D), ``[*scores, turn, d - 1]``
+        with d dice live. Where the equilibrium mixes, the likelier action (``roll_probability`` says the mix);
+        where the turn's points reach the target with the scores, False (stopping wins)."""
+        roll = self.table.roll_array()[..., 1:]
+        G, N = self.G, self.N
+        reach = np.add.outer(np.arange(G), np.arange(G)) >= G           # own score + turn points
+        shape = (G,) + (1,) * (N - 1) + (G, 1)
+        return np.asarray(roll & ~reach.reshape(shape), dtype=bool)
+
+    def roll_probability(self, scores: Sequence[int], turn: int, dice: int) -> float:
+        """The probability that the player to move rolls: 1.0 or 0.0, or where the equilibrium mixes its
+        probability (an orbit with no pure equilibrium: docs/model.md). Stopping wins: 0.0; the opening roll: 1.0."""
+        sc, t, n = check_state(self.table, scores, turn, dice), int(turn), int(dice)
+        if sc[0] + t >= self.G:
+            return 0.0
+        mix = self.table.mix_at(sc, t, n)
+        return mix if mix is not None else float(self.table.roll_at(sc, t, n))
+
+    def action(self, scores: Sequence[int], turn: int, dice: int) -> str:
+        """"roll" or "stop" at one state (where the equilibrium mixes, the likelier)."""
+        return "roll" if self.roll_probability(scores, turn, dice) > 0.5 else "stop"
+
+    def thresholds(self) -> Thresholds:
+        """The turn points at which this play first stops, per state and dice, and the decisions that roll
+        again above them (``Thresholds``)."""
+        return thresholds_of(self.roll, self.axes)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Where a play first stops: ``stop_at[*scores, d - 1]`` is the smallest turn total at which it stops with d
+    dice live (the target minus the own score when it never stops before stopping wins). Play need not be
+    monotone: ``rolls_above`` lists the decisions (rows of the scores, the turn's points, the dice) where it rolls
+    again at a turn total above ``stop_at``; ``count_above`` is their number per dice (index d - 1)."""
+    axes: tuple[str, ...]
+    stop_at: np.ndarray           # (G,)*N + (D,) int
+    rolls_above: np.ndarray       # (M, N + 2) int: scores..., turn, dice
+    count_above: np.ndarray       # (D,) int
+
+    @property
+    def monotone(self) -> bool:
+        """Whether play stops at every turn total from ``stop_at`` on."""
+        return len(self.rolls_above) == 0
+
+
+def thresholds_of(roll: np.ndarray, axes: tuple[str, ...]) -> Thresholds:
+    """``Thresholds`` of decisions ``roll`` (as ``TablePolicy.roll``: (G,)*N + (G, D), False where stopping
+    wins). The opening roll (no turn points, every die) is forced: it is no stop."""
+    G, D = roll.shape[-2], roll.shape[-1]
+    stops = ~roll
+    stops[..., 0, D - 1] = False                                  # the forced opening roll
+    s0 = np.arange(G).reshape((G,) + (1,) * (roll.ndim - 1))
+    first = np.where(stops.any(axis=-2), stops.argmax(axis=-2), G)
+    stop_at = np.minimum(first, np.broadcast_to(G - s0[..., 0, :], first.shape)) if roll.ndim > 2 else first
+    above = roll & (np.arange(G).reshape((1,) * (roll.ndim - 2) + (G, 1)) > stop_at[..., None, :])
+    where = np.argwhere(above)
+    where[:, -1] += 1                                             # dice, not their index
+    return Thresholds(axes, np.asarray(stop_at), where.astype(np.int64),
+                      above.reshape(-1, D).sum(axis=0).astype(np.int64))
 
 
 class TurnRule(Policy):
@@ -271,7 +351,10 @@ def _maxpoints_decisions(model: TurnModel, means: np.ndarray, H: int) -> np.ndar
 
 
 class CallablePolicy(Policy):
-    """A user's Python function ``f(scores, turn, dice) -> bool``, scores a tuple in turn order."""
+    """A user's Python function ``f(scores, turn, dice)``: ``scores`` a tuple of ints in turn order from the player
+    to move, ``turn`` the turn's points, ``dice`` the live dice; it returns True or "roll" to roll, False or "stop"
+    to stop. With ``f.vectorized = True`` it is called on arrays (scores (M, N), turn and dice (M,)) and returns a
+    bool array."""
 
     def __init__(self, fn: Callable[..., Any], name: str) -> None:
         self.fn, self.name = fn, name
@@ -292,9 +375,11 @@ class CallablePolicy(Policy):
                                   f"turn {t}, dice {n}") from None
             if isinstance(v, (bool, np.bool_)) or (isinstance(v, (int, np.integer)) and v in (0, 1)):
                 out[i] = bool(v)
+            elif v in ("roll", "stop"):
+                out[i] = v == "roll"
             else:
-                raise PolicyError(f"policy {self.name} returned {v!r} (not True/False) at scores {s}, "
-                                  f"turn {t}, dice {n}")
+                raise PolicyError(f"policy {self.name} returned {v!r} (not True/False or \"roll\"/\"stop\") at "
+                                  f"scores {s}, turn {t}, dice {n}")
         return out
 
 

@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any
 from solver.errors import StateError, TableError
 from solver.files import StrPath
 from solver.game.rules import Rules
+from solver.game.states import check_state
 from solver.play.backup import after_turn, backup_state
 from solver.store.checked import CheckedTable, open_table
 from solver.store.contract import Archive, contract
 
 if TYPE_CHECKING:                # annotations only: this path stays numpy-free (pyproject's import contracts)
-    from solver.store.tables import GameShape, TableView
+    from solver.game.states import GameShape
+    from solver.store.tables import TableView
 
 
 @dataclass(frozen=True)
@@ -65,51 +67,10 @@ class Advice:
         return out
 
 
-def whole(value: object, what: str) -> int:
-    """``value`` as an int if it is a whole number (an int or numpy integer, not a bool, a float or a string), else
-    a StateError naming ``what``."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise StateError(f"{what} must be a whole number, not {value!r}")
-    return int(value.__index__())
-
-
-def check_scores(table: GameShape, scores: object) -> tuple[int, ...]:
-    """The scores as a tuple of whole numbers from 0 to target - 1, one per player, or a StateError."""
-    N, G = table.players, table.target
-    if isinstance(scores, (str, bytes)) or not hasattr(scores, "__iter__"):
-        raise StateError(f"scores must be a list of {N} banked scores, the player to move first, not {scores!r}")
-    out = tuple(whole(s, "a score") for s in scores)
-    if len(out) != N:
-        raise StateError(f"expected {N} scores (one per player, the player to move first), got {len(out)}")
-    for s in out:
-        if not 0 <= s < G:
-            raise StateError(f"score {s} is outside 0..{G - 1}: a banked score of {G} or more has already won")
-    return out
-
-
-def check_state(table: GameShape, scores: Sequence[int], turn: int, dice: int) -> tuple[int, ...]:
-    """The scores as a tuple, or a StateError naming what does not exist in ``table``'s game."""
-    D = table.substates
-    turn, dice = whole(turn, "turn points"), whole(dice, "live dice")
-    scores = check_scores(table, scores)
-    if turn < 0:
-        raise StateError(f"turn points must be 0 or more, not {turn}")
-    check_dice(D, dice)
-    return scores
-
-
 def check_explainable(rules: Rules) -> None:
     """Refuse a game whose turn has nothing to explain (Pig), before any table is read or built."""
     if rules.game != "gonuts":
         raise StateError("--explain is for Go Nuts! (Pig's turn has no dice to explain)")
-
-
-def check_dice(D: int, dice: int) -> None:
-    """Refuse a count of live dice the game does not have (D: 5 for Go Nuts!, Pig's one die)."""
-    if not 1 <= dice <= D:
-        if D == 1:
-            raise StateError(f"Pig is played with one die: dice must be 1, not {dice}")
-        raise StateError(f"live dice must be from 1 to {D}, not {dice}")
 
 
 def _answer(table: GameShape, scores: Sequence[int], turn: int, dice: int, both: Callable[[tuple[int, ...]], Any],

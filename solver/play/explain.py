@@ -24,7 +24,8 @@ from solver.files import StrPath
 from solver.game.moves import BUST, MOVE, NUTS, faces_table, roll_table
 from solver.game.payout import nuts_gain_mean
 from solver.game.rules import N_DICE, Rules
-from solver.play.advise import check_explainable, check_state, turn_inputs
+from solver.game.states import check_state
+from solver.play.advise import check_explainable, turn_inputs
 from solver.play.backup import After, Payouts, turn_decisions
 from solver.store.checked import open_table
 

@@ -19,15 +19,24 @@ def shipped_dir() -> Path:
 
 
 def table_name(rules: Rules) -> str:
-    """A file name that identifies the rules: presets by name, anything else by a hash."""
-    label = rules.reading_name() if rules.game == "gonuts" else None
+    """A file name that says the game as ``Rules.describe`` does: the reading by name and each knob not at its
+    printed value (``-speed2``, ``-faces3-2-1``, ``-dog1-6``); rules of neither reading are ``custom`` and
+    carry a hash of all their knobs.
+
+    >>> table_name(Rules.from_options(players=2, speed=2))
+    'gonuts-2p-t50-rulebook-speed2.npz'
+    """
     base = f"{rules.game}-{rules.players}p-t{rules.target}"
     if rules.game == "pig":
         return base + ".npz"
-    if label is not None and rules.faces == (2, 3, 1) and rules.dog == (1, 5) and rules.speed == 1.0:
-        return f"{base}-{label}.npz"
+    label = rules.reading_name()
+    knobs = "".join([f"-faces{'-'.join(map(str, rules.faces))}" if rules.faces != (2, 3, 1) else "",
+                     f"-dog{'-'.join(map(str, rules.dog))}" if rules.dog != (1, 5) else "",
+                     f"-speed{rules.speed:g}" if rules.speed != 1.0 else ""])
+    if label is not None:
+        return f"{base}-{label}{knobs}.npz"
     digest = hashlib.sha256(json.dumps(rules.to_dict(), sort_keys=True).encode()).hexdigest()[:12]
-    return f"{base}-custom-{digest}.npz"
+    return f"{base}-custom{knobs}-{digest}.npz"
 
 
 def find_table(rules: Rules) -> Path | None:

@@ -26,6 +26,7 @@ from solver.engine.solve import SELECTION, Mixed, unpack_roll
 from solver.errors import TableError
 from solver.files import StrPath, atomic_write
 from solver.game.rules import Rules
+from solver.game.states import GameShape
 from solver.store.contract import (
     FORMAT,
     SCHEMA,
@@ -121,20 +122,6 @@ def mixed_of(arrays: dict[str, np.ndarray], players: int, target: int, substates
     state = np.ravel_multi_index(tuple(at[:, k] for k in range(players)), (target,) * players).astype(np.int64)
     decision = (at[:, players] * (substates + 1) + at[:, players + 1]).astype(np.int64)
     return Mixed(state, decision, np.asarray(arrays["mixed_roll"], dtype=np.float64))
-
-
-class GameShape(Protocol):
-    """What a state is checked against (``play.advise.check_state``): the players, the target and the turn's
-    sub-states, of a table or of the rules themselves."""
-
-    @property
-    def players(self) -> int: ...
-
-    @property
-    def target(self) -> int: ...
-
-    @property
-    def substates(self) -> int: ...
 
 
 class TableView(GameShape, Protocol):

@@ -283,12 +283,13 @@ def test_plot_refuses_unknown_formats_and_kinds(tmp_path):
 
 
 def test_stopping_threshold_matches_the_decisions():
-    from solver.lab.plots import stop_threshold
+    from solver.lab.policies import TablePolicy
+    from solver.store.tables import load
     z = _shipped()
-    thr = stop_threshold(z["roll"].copy())
+    thr = TablePolicy(load(SHIPPED2)).thresholds().stop_at
     for s0, s1, n in [(0, 0, 3), (20, 35, 1), (10, 45, 5), (30, 10, 4)]:
-        t = thr[s0, s1, n]                           # indexed as roll is: n dice live
-        assert not z["roll"][s0, s1, t, n] or t == 50
+        t = thr[s0, s1, n - 1]                       # n dice live at index n - 1
+        assert t == 50 - s0 or not z["roll"][s0, s1, t, n]
         assert all(z["roll"][s0, s1, u, n] for u in range(1 if n == 5 else 0, min(t, 50)))
 
 

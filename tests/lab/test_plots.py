@@ -1,5 +1,5 @@
-"""The plots (solver/lab/plots.py): each returns its matplotlib Figure, for a notebook, and writes a file only when
-given one; the stopping threshold is indexed as the decisions are (``[..., n]``: n dice live)."""
+"""The plots (solver/lab/plots.py, ``solver.plots``): each returns its matplotlib Figure, for a notebook, and writes
+a file only when given one; no backend is switched and nothing is closed; the boundary is the policy's thresholds."""
 from __future__ import annotations
 
 import pytest
@@ -20,11 +20,34 @@ def test_each_plot_returns_its_figure_and_writes_only_when_asked(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["boundary.png", "payout.png", "win.png"]
 
 
-def test_the_stopping_threshold_is_indexed_as_the_decisions_are():
-    roll = solver.table(players=2).arrays["roll"]
-    thr = plots.stop_threshold(roll)
-    assert thr.shape == roll.shape[:2] + (roll.shape[-1],) and (thr[..., 0] == 50).all()
-    for s0, s1, n in [(23, 31, 3), (0, 0, 2), (40, 12, 1)]:
-        t = int(thr[s0, s1, n])
-        assert t == 50 or not roll[s0, s1, t, n]
-        assert all(roll[s0, s1, u, n] for u in range(0, min(t, 50)))
+def test_a_plot_leaves_the_backend_alone_keeps_its_figure_open_and_its_titles_inside():
+    import matplotlib
+    import matplotlib.pyplot as plt
+    before = matplotlib.get_backend()
+    fig = plots.boundary(solver.table(players=2))
+    assert matplotlib.get_backend() == before                   # a notebook's inline display stays on
+    assert plt.get_fignums() == []                              # not pyplot's: nothing global, nothing to close
+    assert type(fig.get_layout_engine()).__name__ == "ConstrainedLayoutEngine"
+    fig.canvas.draw()
+    title = fig._suptitle.get_window_extent()                   # inside the figure, not above it
+    assert 0 <= title.y0 and title.y1 <= fig.bbox.height
+    assert solver.plots is plots
+
+
+def test_the_boundary_is_the_policy_s_thresholds():
+    """The thresholds the boundary draws are where the shipped decisions first stop, and the decisions that roll
+    again above them are counted: 1,228 of the 12,500 (own score, next score, dice) cells (a researcher's count,
+    with their own code)."""
+    t = solver.table(players=2)
+    roll, thr = t.arrays["roll"], t.policy.thresholds()
+    assert thr.stop_at.shape == (50, 50, 5) and thr.axes == ("score 0", "score 1", "turn", "dice")
+    for s0, s1, d in [(23, 31, 3), (0, 0, 2), (40, 12, 1), (10, 45, 5)]:
+        k = int(thr.stop_at[s0, s1, d - 1])
+        assert k <= 50 - s0
+        assert all(roll[s0, s1, u, d] for u in range(0, k))
+        assert k == 50 - s0 or not roll[s0, s1, k, d]
+    cells = {(int(r[0]), int(r[1]), int(r[3])) for r in thr.rolls_above}
+    assert len(cells) == 1228 and not thr.monotone
+    for s0, s1, turn, d in thr.rolls_above[:50]:
+        assert roll[s0, s1, turn, d] and turn > thr.stop_at[s0, s1, d - 1]
+    assert thr.count_above.sum() == len(thr.rolls_above)

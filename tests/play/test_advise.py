@@ -9,7 +9,8 @@ import pytest
 
 from solver.errors import StateError
 from solver.game.rules import Rules
-from solver.play.advise import advise, advise_path, check_state
+from solver.game.states import check_state
+from solver.play.advise import advise, advise_path
 from solver.store import tables
 from solver.store.locate import shipped_dir
 

@@ -20,11 +20,15 @@ def test_the_shipped_tables_are_found_under_the_names_the_readme_gives():
             assert (locate.shipped_dir() / name).is_file()
 
 
-def test_a_custom_game_has_a_name_of_its_own_and_the_same_rules_the_same_name():
+def test_a_game_s_file_name_says_its_knobs_as_describe_does():
     base = Rules.from_options(players=2, target=30)
     fast = Rules.from_options(players=2, target=30, speed=2.0)
     assert locate.table_name(base) == "gonuts-2p-t30-rulebook.npz"
-    assert locate.table_name(fast).startswith("gonuts-2p-t30-custom-")
+    assert locate.table_name(fast) == "gonuts-2p-t30-rulebook-speed2.npz" and "speed 2" in fast.describe()
+    odd = Rules.from_options(players=3, reading="summary", faces=(3, 2, 1), dog=(1, 6), speed=0.5)
+    assert locate.table_name(odd) == "gonuts-3p-t50-summary-faces3-2-1-dog1-6-speed0.5.npz"
+    mixed = Rules(players=2, target=30, nuts_costs_turn=False)             # of neither reading: custom, hashed
+    assert mixed.reading_name() is None and locate.table_name(mixed).startswith("gonuts-2p-t30-custom-")
     assert locate.table_name(fast) == locate.table_name(Rules.from_options(players=2, target=30, speed=2.0))
     assert locate.table_name(fast) != locate.table_name(Rules.from_options(players=2, target=30, speed=0.5))
     assert locate.table_name(Rules.from_options(game="pig", players=2, target=30)) == "pig-2p-t30.npz"
