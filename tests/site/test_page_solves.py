@@ -91,6 +91,14 @@ def setup_table(page, players, reading, target, speed=None):
         page.select_option("#table-speed", str(speed))
 
 
+def solving(page, players, reading, target, speed=None):
+    """Start a Table game the page must solve; once its bar moves, its line in the solving panel."""
+    setup_table(page, players, reading, target, speed)
+    page.locator("#table-setup button[type=submit]").click()
+    wait_until(page, "() => (document.querySelector('#solving progress') || {}).value > 0.02")
+    return page.text_content("#solving .solving-line")
+
+
 def wait_until(page, script, timeout=120):
     end = time.monotonic() + timeout
     while not page.evaluate(script):
@@ -159,10 +167,7 @@ def test_the_setup_says_the_estimate_and_cancel_leaves_the_page_as_it_was(browse
     phone = open_phone(browser, made, size=(320, 568))
     page = phone.page
     try:
-        setup_table(page, 4, "rulebook", 30)
-        page.locator("#table-setup button[type=submit]").click()
-        wait_until(page, "() => (document.querySelector('#solving progress') || {}).value > 0.02")
-        line = page.text_content("#solving .solving-line")
+        line = solving(page, 4, "rulebook", 30)
         assert line.startswith("Solving the 4-player rulebook game to 30: about ") and "\u00a0MB on this device." in line
         seconds = float(line.split("about ")[1].split("\u00a0s")[0])
         assert 0.1 < seconds < 600
@@ -492,9 +497,7 @@ def test_the_solving_line_names_the_speed_and_follows_a_change_of_language(brows
     page = phone.page
     try:
         page.evaluate("window.gonuts.solve({players: 3, target: 12})")          # the calibration
-        start_table(page, 4, "summary", 44, speed=0.5)
-        wait_until(page, "() => (document.querySelector('#solving .solving-line') || {}).textContent.startsWith('Solving')")
-        line = page.text_content("#solving .solving-line")
+        line = solving(page, 4, "summary", 44, speed=0.5)
         assert line.startswith("Solving the 4-player summary game to 44 at Go Nuts! speed 0.5: about "), line
         page.select_option("#lang", "de")
         wait_until(page, "() => document.querySelector('#solving .solving-line').textContent.startsWith('Die Partie')")
