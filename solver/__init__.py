@@ -8,7 +8,7 @@ The front door (``solver.api``), one line each:
 
 ``solver.Rules``, ``solver.table``, ``solver.solve``, ``solver.advise``, ``solver.evaluate``,
 ``solver.simulate``, ``solver.Tables``, ``solver.Table``, ``solver.plots``: see ``help(solver.api)``,
-docs/library.md and the API reference, docs/api.md. A type checker sees every name and type.
+docs/library.md and the API reference (docs/api.rst, Sphinx). A type checker sees every name and type.
 
 Importing the package is cheap (nothing at all until a name is used; then numpy only); the compiled solver
 and plotting are imported by the functions that need them.

@@ -111,3 +111,18 @@ def test_the_examples_are_found():
     assert "gonuts-solve advise --scores 23,31 --turn 7 --dice 3 --json" in lines
     assert any(line.startswith("gonuts-solve practice --daily") for line in lines)
     assert len(python_blocks()) >= 6 and {d.name for d, _ in python_blocks()} >= {"library.md", "README.md"}
+
+
+def test_the_api_reference_builds_with_warnings_as_errors(tmp_path):
+    """docs/conf.py: Sphinx (autodoc, furo, MyST) over the front door's docstrings, the first hour and the library
+    guide; any warning (a docstring's markup, a name that is gone) fails. Every front-door call is on it."""
+    pytest.importorskip("sphinx", reason="the reference needs the docs extra (in the test extra)")
+    p = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(ROOT / "docs"),
+                        str(tmp_path / "html")], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-4000:]
+    api = (tmp_path / "html" / "api.html").read_text(encoding="utf-8")
+    for name in ["solver.table", "solver.Table", "solver.advise", "solver.solve", "solver.evaluate", "solver.simulate",
+                 "solver.Rules", "solver.Tables", "solver.plots.boundary", "TablePolicy", "thresholds", "EvalResult",
+                 "win_both_orders", "SimReport", "SolveResult", "Advice"]:
+        assert f'id="{name}' in api or f'id="solver.{name}' in api or f'.{name}"' in api, name
+    assert (tmp_path / "html" / "first-hour.html").is_file()
