@@ -6,6 +6,7 @@ ones; and the numbers agree with independent evidence (simulation; the command l
 from __future__ import annotations
 
 import doctest
+import inspect
 import json
 import os
 import subprocess
@@ -18,6 +19,7 @@ import pytest
 import solver
 from solver import api
 from solver.engine import evaluate as evaluate_module
+from solver.engine import solve as solve_module
 from solver.errors import GonutsError
 from solver.game import rules as rules_module
 from solver.lab import plots, policies, strategy
@@ -29,7 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("module", [solver, api, rules_module, library, tables, strategy, plots,
-                                    advise_module, dice_module, policies, evaluate_module, locate],
+                                    advise_module, dice_module, policies, evaluate_module, locate,
+                                    solve_module],
                          ids=lambda m: m.__name__)
 def test_every_docstring_example_runs_as_written(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, raise_on_error=False, verbose=False)
@@ -250,3 +253,15 @@ def test_a_researcher_s_first_hour_runs_as_written(tmp_path, monkeypatch):
     result = doctest.testfile(str(ROOT / "docs" / "first-hour.md"), module_relative=False, optionflags=doctest.ELLIPSIS,
                               raise_on_error=False, verbose=False)
     assert result.attempted >= 15 and result.failed == 0, result
+
+
+def test_every_name_on_the_reference_has_its_example():
+    """docs/api.rst's front door and result classes: each docstring carries a ``>>>`` example (run above)."""
+    from solver.engine.solve import SolveResult
+    from solver.lab.policies import TablePolicy, Thresholds
+    from solver.lab.strategy import SimReport
+    from solver.play.advise import Advice
+    named = [solver.table, solver.Table, solver.advise, solver.solve, solver.evaluate, solver.simulate, solver.Rules,
+             solver.Tables, plots.boundary, plots.win, plots.payout, Advice, TablePolicy, Thresholds,
+             evaluate_module.EvalResult, SimReport, SolveResult]
+    assert [o.__name__ for o in named if ">>>" not in (inspect.getdoc(o) or "")] == []

@@ -113,7 +113,13 @@ class Mixed:
 
 @dataclass(frozen=True)
 class SolveResult:
-    """Everything a solve produced. Arrays are indexed by scores in turn order from the active player."""
+    """Everything a solve produced. Arrays are indexed by scores in turn order from the active player.
+
+    >>> import solver
+    >>> r = solver.solve(players=2, target=20)
+    >>> r.converged, r.start_win.shape, r.equilibrium()["orbits_searched"]
+    (True, (20, 20, 2), 0)
+    """
     players: int
     target: int
     substates: int

@@ -110,7 +110,12 @@ def boundary(table: Table, out: StrPath | None = None) -> Figure:
 
 def win(table: Table, out: StrPath | None = None) -> Figure:
     """Win probability at the start of a turn by the two scores (others at 0), written to ``out`` if given;
-    returns the Figure."""
+    returns the Figure.
+
+    >>> import solver
+    >>> len(win(solver.table(players=2)).axes)             # the map and its scale
+    2
+    """
     _, w = _plane(table)
     fig = figure(figsize=(5.2, 4.4))
     ax = fig.subplots()
@@ -127,7 +132,12 @@ def win(table: Table, out: StrPath | None = None) -> Figure:
 
 def payout(rules: Rules, out: StrPath | None = None, cap: int = 40) -> Figure:
     """The exact Go Nuts! payouts for 2 to 4 players, one line per number of dice, written to ``out`` if given;
-    returns the Figure."""
+    returns the Figure.
+
+    >>> import solver
+    >>> len(payout(solver.Rules.from_options()).axes)      # 1, 2 and 3 opponents rolling dog dice
+    3
+    """
     if rules.game != "gonuts":
         raise GonutsError("payout plots are for Go Nuts! (Pig has no Go Nuts! round)")
     fig = figure(figsize=(12, 3.6))

@@ -200,7 +200,13 @@ class Thresholds:
     """Where a play first stops: ``stop_at[*scores, d - 1]`` is the smallest turn total at which it stops with d
     dice live (the target minus the own score when it never stops before stopping wins). Play need not be
     monotone: ``rolls_above`` lists the decisions (rows of the scores, the turn's points, the dice) where it rolls
-    again at a turn total above ``stop_at``; ``count_above`` is their number per dice (index d - 1)."""
+    again at a turn total above ``stop_at``; ``count_above`` is their number per dice (index d - 1).
+
+    >>> import solver
+    >>> thr = solver.table(players=2).policy.thresholds()
+    >>> int(thr.stop_at[0, 0, 5 - 1]), thr.rolls_above[0].tolist()      # at 0-0 with 5 dice; the first roll above
+    (31, [0, 26, 49, 5])
+    """
     axes: tuple[str, ...]
     stop_at: np.ndarray           # (G,)*N + (D,) int
     rolls_above: np.ndarray       # (M, N + 2) int: scores..., turn, dice
