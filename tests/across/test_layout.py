@@ -72,9 +72,10 @@ def test_the_library_never_exits_and_the_command_line_stays_thin():
     assert len((ROOT / "cli.py").read_text().splitlines()) <= 12                # the checkout's entry: an import
 
 
-def test_the_readme_layout_map_matches_the_folders():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme.split("## Layout", 1)[1].split("```")[1]
+def test_the_layout_map_matches_the_folders():
+    """CONTRIBUTING.md's map of the folders names every package and top-level module."""
+    guide = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    block = guide.split("## Layout", 1)[1].split("```")[1]
     mapped = set(re.findall(r"^solver/(\w+)/", block, flags=re.M))
     folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     assert mapped == folders
@@ -94,8 +95,9 @@ def test_the_docs_python_imports_resolve():
     assert seen >= 8
 
 
-@pytest.mark.parametrize("path", ["README.md", "docs/players.md", "docs/results.md", "docs/library.md",
-                                  "docs/model.md", "docs/performance.md"])
+@pytest.mark.parametrize("path", ["README.md", "CONTRIBUTING.md", "docs/players.md", "docs/results.md",
+                                  "docs/library.md", "docs/model.md", "docs/performance.md", "docs/page.md",
+                                  "docs/commands.md", "docs/install.md", "docs/first-hour.md"])
 def test_the_docs_links_point_at_files_that_exist(path):
     doc = ROOT / path
     for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", doc.read_text()):
