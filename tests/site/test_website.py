@@ -253,11 +253,13 @@ def test_site_refuses_a_folder_with_other_files_and_replaces_its_own(tmp_path, c
 
 def test_the_pages_workflow_builds_the_site_with_the_projects_own_command(tmp_path, cache):
     """.github/workflows/pages.yml cannot run here: its build step runs here instead, on a small game
-    (the same command with --players 2,3,4 --target 12; bench/bench_page.py builds the full default)."""
+    (the same command with --players 2,3,4 --target 12; bench/bench_page.py builds the full default), and the
+    API reference beside the app, under docs/."""
     text = (ROOT / ".github" / "workflows" / "pages.yml").read_text()
     step = text.split("- name: Build the site", 1)[1].split("- uses:", 1)[0]
-    commands = [line.strip() for line in step.split("run: |", 1)[1].splitlines() if line.strip()]
-    assert commands == ["pip install .", "gonuts-solve web --site _site"]
+    commands = [line.split("#", 1)[0].strip() for line in step.split("run: |", 1)[1].splitlines() if line.strip()]
+    assert commands == ['pip install ".[docs]"', "gonuts-solve web --site _site",
+                        "python -m sphinx -W -b html docs _site/docs"]
     artifact = text.split("upload-pages-artifact", 1)[1].split("path:", 1)[1].split()[0]
     assert artifact == "_site"
     env = {**os.environ, "GONUTS_SOLVE_CACHE": str(cache)}
@@ -265,6 +267,9 @@ def test_the_pages_workflow_builds_the_site_with_the_projects_own_command(tmp_pa
     p = subprocess.run([sys.executable, "-m", "cli", *args, "--players", "2,3,4", "--target", str(G)], cwd=tmp_path,
                        env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
+    docs = commands[2].split()[1:-2] + [str(ROOT / "docs"), str(tmp_path / artifact / "docs")]
+    p = subprocess.run([sys.executable, *docs], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0 and (tmp_path / artifact / "docs" / "api.html").is_file(), p.stderr[-3000:]
     listed = json.loads((tmp_path / artifact / "gonuts-site.json").read_text())["files"]
     assert {"index.html", "sw.js", "manifest.webmanifest", "icon-192.png", "icon-512.png",
             "apple-touch-icon.png"} <= set(listed)
