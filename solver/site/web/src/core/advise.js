@@ -1,6 +1,7 @@
 /* One question from the table: at these scores, turn points and live dice, roll or stop? The object of
  * `gonuts-solve advise --json`, from one backup of the state (backup.js).
- * Twin: solver/play/advise.py (advise), solver/game/states.py (check_state); fixture: tests/fixtures/advice.json. */
+ * Twin: solver/play/advise.py (advise; its state checks are check_state of solver.game.states); fixture:
+ * tests/fixtures/advice.json. */
 import { fail, show } from "./errors.js";
 import { turnValues, vec } from "./backup.js";
 
