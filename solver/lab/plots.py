@@ -23,7 +23,7 @@ from solver.errors import GonutsError
 from solver.files import StrPath
 from solver.game.payout import nuts_payout_table
 from solver.game.rules import Rules
-from solver.lab.policies import TablePolicy
+from solver.lab.policies import TablePolicy, thresholds_of
 from solver.store.tables import Table
 
 if TYPE_CHECKING:                # annotations only: matplotlib is optional (the plot extra) and slow to import
@@ -82,9 +82,11 @@ def boundary(table: Table, out: StrPath | None = None) -> Figure:
     >>> len(fig.axes)                                     # five panels, one per number of live dice, and the scale
     6
     """
-    thr = TablePolicy(table).thresholds()
+    policy = TablePolicy(table)
     N, G = table.players, table.target
-    plane = thr.stop_at[(slice(None), slice(None)) + (0,) * (N - 2)].astype(float)       # (G, G, D)
+    # the thresholds of the plane drawn only (at 4 players the whole table's are 25 times its size)
+    thr = thresholds_of(policy.roll[(slice(None), slice(None)) + (0,) * (N - 2)], policy.axes[:2] + policy.axes[-2:])
+    plane = thr.stop_at.astype(float)                                                     # (G, G, D)
     s0 = np.arange(G)[:, None, None]
     plane = np.where(s0 + plane >= G, np.nan, plane)     # stops only because stopping wins
     D = plane.shape[-1]

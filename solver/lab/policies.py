@@ -224,9 +224,8 @@ def thresholds_of(roll: np.ndarray, axes: tuple[str, ...]) -> Thresholds:
     G, D = roll.shape[-2], roll.shape[-1]
     stops = ~roll
     stops[..., 0, D - 1] = False                                  # the forced opening roll
-    s0 = np.arange(G).reshape((G,) + (1,) * (roll.ndim - 1))
-    first = np.where(stops.any(axis=-2), stops.argmax(axis=-2), G)
-    stop_at = np.minimum(first, np.broadcast_to(G - s0[..., 0, :], first.shape)) if roll.ndim > 2 else first
+    # roll is False where stopping wins, so the first stop is at most the target minus the own score
+    stop_at = np.where(stops.any(axis=-2), stops.argmax(axis=-2), G)
     above = roll & (np.arange(G).reshape((1,) * (roll.ndim - 2) + (G, 1)) > stop_at[..., None, :])
     where = np.argwhere(above)
     where[:, -1] += 1                                             # dice, not their index
