@@ -15,7 +15,7 @@ import { drawAdvice, tossUp } from "../../page/advice.js";
 import { showGrid, warmGrids, onRoll } from "./grids.js";
 import { owner } from "../../page/owner.js";
 import { ready, readyFor, gameOf, checkTarget, houseRule, targetOf, wholeNumber, say, newRecord, describe, drawLog, pushEntered, undoEntered, hold,
-  playersText, register, backupOf, lossPerDecision, readingOf } from "../../page/gametab.js";
+  playersText, register, backupOf, lossPerDecision, readingOf, sayEntry } from "../../page/gametab.js";
 import { refuse } from "../../core/errors.js";
 import { initSetup, setupChanged, remember, fillFrom, nextSetup, coloursOf, cleanName, NAME_MAX } from "./setup.js";
 import { TABLE_KEY, RECENT_KEY, recent, lines, setAside, takeOut } from "./recent.js";
@@ -25,6 +25,7 @@ import { wakeWhile } from "../../page/wake.js";
 import { welcomed } from "../../page/welcome.js";
 import { notesOf, noteText, stepped, sayNow, drawSaid } from "./said.js";
 import { openChange, closeChange, changing } from "./change.js";
+import { startLink, drawn as linkDrawn, readOnly, enter, askHints, leave, role, guestSeat, restoreRole, linkOpen } from "./link.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
 /** @typedef {import("../../core/types.js").GameEvent} GameEvent */
@@ -77,6 +78,7 @@ const resumeRecent = oneGameAction(async (/** @type {number} */ i) => {
   if (recent()[i] !== r) return;                          // another tab changed the list meanwhile: tap again
   if (!takeOut(i, table.record, table.st)) { showError($("table-setup-error"), fullToSetAside()); return; }
   showError($("table-setup-error"), "");
+  leave();
   hold(table, r); table.nuts = 0;
   save();
   $("table-new").open = false;
@@ -95,6 +97,7 @@ const begin = oneGameAction(async (/** @type {import("./setup.js").Setup} */ s) 
     return;
   }
   showError($("table-setup-error"), "");
+  leave();
   const extra = { names: s.names, hints: s.hints, ...(s.colours ? { colours: s.colours } : {}), started: new Date().toISOString() };
   hold(table, newRecord("table", { players: s.players, reading: s.reading, target: s.target, speed: s.speed, seat: 0 }, extra));
   table.nuts = 0;
@@ -112,19 +115,32 @@ initSetup(begin);
 /** @type {import("../../page/gametab.js").Entered} */
 export const TABLE = { mode: "table", key: TABLE_KEY, state: table, draw: () => drawTable(),
   stepped: (was, now, ev) => { closeChange(); stepped(rec(), /** @type {any} */ (table.ctx), was, now, ev.roll, rec().names); } };
-/** @param {GameEvent} ev */
-const push = (ev) => pushEntered(TABLE, ev);
+/** An entry made on this phone: the game's own, or on a guest's phone, checked by the rules here and sent to the
+ * table phone, which keeps the game (tabs/table/link.js). @param {GameEvent} ev */
+function push(ev) {
+  if (role() !== "guest") return pushEntered(TABLE, ev);
+  try { core.apply(core.copy(state()), ev, rec().events.length, /** @type {import("../../core/types.js").Context} */ (table.ctx)); }
+  catch (e) { showError($("table-error"), sayEntry(e)); return false; }
+  showError($("table-error"), "");
+  enter(ev);
+  return true;
+}
 onRoll((roll) => push({ seat: state().seat, roll }));
 
 /** The advice switches, drawn again only when they or the language change. @param {TableRecord} r */
 function drawHints(r) {
-  const box = $("table-hints"), key = JSON.stringify([r.names, r.hints, words.lang]);
+  const mine = guestSeat(r), key = JSON.stringify([r.names, r.hints, words.lang, mine]), box = $("table-hints");
   if (box.dataset.drawn === key) return;
   box.dataset.drawn = key;
-  box.replaceChildren(...r.names.map((name, i) => {
+  // a guest's phone has its own player's switch only, kept in the table phone's game
+  box.replaceChildren(...r.names.flatMap((name, i) => (role() === "guest" && i !== mine ? [] : [i])).map((i) => {
+    const name = r.names[i];
     const b = el("button", { type: "button", class: "hint", id: `table-hint-toggle-${i}`, "aria-pressed": String(!!r.hints[i]) },
       `${t("Advice for")} `, el("bdi", { text: name }), `: ${r.hints[i] ? t("on") : t("off")}`);
-    b.addEventListener("click", () => { r.hints[i] = !r.hints[i]; save(); drawTable(); });
+    b.addEventListener("click", () => {
+      if (role() === "guest") { askHints(!r.hints[i]); return; }
+      r.hints[i] = !r.hints[i]; save(); drawTable();
+    });
     return b;
   }));
 }
@@ -137,7 +153,7 @@ const valuesAt = (r, scores) => backupOf(r, scores);
 function drawDecision(r, st) {
   /** @type {Advice | null} */
   let a = null;
-  if (r.hints[st.seat]) {
+  if (r.hints[st.seat] && (role() !== "guest" || guestSeat(r) === st.seat)) {
     const g = gameOf(r), f = core.frame(st);
     a = core.adviseIn(g, f, st.t, st.n, valuesAt(r, f));
   }
@@ -243,7 +259,7 @@ function drawTable() {
   drawLog($("table-log"), r, names, { note: (i) => { const n = notes[i]; return n ? noteText(n, names) : null; }, change: true });
   if (!changing()) closeChange();
   drawSaid();
-  const following = own.following();
+  const following = own.following() || readOnly(r, st);
   if (following || wasFollowing) {           // controls are made enabled: only a follower's (or a former one's) need a pass
     for (const c of $("table-game").querySelectorAll("button, input")) {
       const b = /** @type {HTMLButtonElement} */ (c);
@@ -251,9 +267,14 @@ function drawTable() {
     }
   }
   wasFollowing = following;
-  $("table-undo").disabled = following || !last;
+  // a guest's own advice switch works on every turn while the table phone is there
+  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ ($("table-hints").querySelectorAll("button"))) {
+    b.disabled = own.following() || (role() === "guest" && !linkOpen());
+  }
+  $("table-undo").disabled = following || !last || role() === "guest";     // undo and changes stay with the table phone
   if (away || (!$("panel-table").hidden && !r.events.length)) window.scrollTo(0, 0);
   keepAwake();
+  linkDrawn();
 }
 /** Each seat's colour is its player's (kept through Play again): the page's palette mapped onto the seats.
  * @param {TableRecord} r */
@@ -344,7 +365,7 @@ function commitChange(events, i) {
 }
 $("table-log").addEventListener("click", (e) => {
   const b = /** @type {HTMLElement} */ (e.target).closest("button.change");
-  if (b && !own.following()) openChange({ record: () => /** @type {TableRecord | null} */ (table.record), commit: commitChange }, Number(/** @type {HTMLElement} */ (b).dataset.i));
+  if (b && !own.following() && role() !== "guest") openChange({ record: () => /** @type {TableRecord | null} */ (table.record), commit: commitChange }, Number(/** @type {HTMLElement} */ (b).dataset.i));
 });
 $("table-undo").addEventListener("click", tap(() => {
   const r = rec(), edit = lastEdit(r);
@@ -388,7 +409,28 @@ const own = owner(TABLE_KEY, {
 export const ownTable = own.take;
 $("table-take").addEventListener("click", () => own.take(true));
 /** Draw the tab after a restore. */
-export function drawAll() { drawRecent(); drawTable(); }
+export function drawAll() { restoreRole(); drawRecent(); drawTable(); }
+
+/** A guest takes the table phone's game: checked as a saved game is, its data made ready; a game of its own (or
+ * the table's previous one, after Play again) is set aside first, never lost. @param {any} r */
+async function adopt(r) {
+  core.replay(r); checkTable(r); checkTarget(r);
+  if (typeof r.started !== "string" || !Array.isArray(r.hints) || r.hints.length !== r.players) refuse("it has no names for its players");
+  await readyFor(r);
+  const was = table.record;
+  if (was && was.started !== r.started && !setAside(was, table.st)) refuse("This browser's storage is full: the game on screen could not be set aside, so it stays. Export it, or free some space, to start another.");
+  const same = !!was && was.started === r.started && was.events.length === r.events.length;
+  hold(table, r);
+  if (!same) table.nuts = 0;
+  save();
+  $("table-new").open = false;
+  drawRecent();
+  drawTable();
+}
+startLink({
+  record: () => /** @type {TableRecord | null} */ (table.record), state: () => table.st, push: (ev) => pushEntered(TABLE, ev),
+  hints: (seat, on) => { rec().hints[seat] = on; save(); drawTable(); }, adopt, draw: () => drawTable(),
+});
 
 onShown(keepAwake);
 onLanguage(() => {
