@@ -81,7 +81,7 @@ class Phone:
             pass
         self.page = None
 
-    def sees(self, other: "Phone", selector: str) -> None:
+    def sees(self, other: Phone, selector: str) -> None:
         """Point this phone's camera at a code on another phone's screen."""
         camera_file(self.camera, other.page.locator(selector).screenshot())
 

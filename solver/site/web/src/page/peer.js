@@ -1,7 +1,7 @@
-/* One data channel to another phone at the table, its handshake carried by codes (core/sdp.js) that one phone
+/* One data channel to another phone at the table, its handshake carried by codes (page/sdp.js) that one phone
  * shows as a QR and the other scans: no STUN, no TURN, no signalling server. Both phones must reach each other
  * directly (one Wi-Fi network, or one phone's hotspot); the channel is DTLS-encrypted end to end. */
-import * as sdp from "../core/sdp.js";
+import * as sdp from "./sdp.js";
 import { refuse } from "../core/errors.js";
 
 /* No ICE servers at all: a phone offers its own addresses (host candidates) only. */

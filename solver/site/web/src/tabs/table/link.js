@@ -1,7 +1,7 @@
 /* The table game on every player's own phone: the table phone keeps the one game and shows a QR code per seat;
  * a guest scans it, shows its own code back, and from then on sees the game live and enters its own turns.
  * Over WebRTC data channels (page/peer.js), nothing in between; the messages and the table phone's judgement
- * of an entry are core/link.js.
+ * of an entry are page/protocol.js.
  *
  * Roles: "alone" (the single-phone table, as ever), "table" (the same, with guests connected), "guest" (this
  * phone's table game is a copy of another phone's, kept whole in storage: a guest whose table phone is lost goes
@@ -13,7 +13,7 @@ import { store, raw } from "../../page/storage.js";
 import { say } from "../../page/gametab.js";
 import { offer, answer, opened } from "../../page/peer.js";
 import { drawQr, scan } from "../../page/qr.js";
-import { read, seatOf, current } from "../../core/link.js";
+import { read, seatOf, current } from "../../page/protocol.js";
 import { GonutsInputError } from "../../core/errors.js";
 import { TABLE_KEY } from "./recent.js";
 

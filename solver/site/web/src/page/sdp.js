@@ -9,7 +9,7 @@
  * from another phone, and is hostile until checked: whatever is wrong with it, the player is told the one thing
  * they can act on (it is not a code from this page). Candidates are optional: a phone that carries none is reached
  * at the address its checks come from (a peer-reflexive candidate). */
-import { refuse } from "./errors.js";
+import { refuse } from "../core/errors.js";
 
 /** @returns {never} */
 const notOurs = () => refuse("That is not a code from this page.");

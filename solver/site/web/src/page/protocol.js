@@ -7,13 +7,13 @@
  *   guest -> table  {kind: "entry", started, base, ev}   an entry of the guest's own turn, made against the
  *                                                  game started at `started` holding `base` entries
  *                   {kind: "hints", on}             the guest's own advice switch */
-import { refuse } from "./errors.js";
+import { refuse } from "../core/errors.js";
 
 export const MESSAGE_MAX = 4 << 20;     // characters: a record of the most entries is well under this
 
-/** @typedef {import("./types.js").GameRecord} GameRecord */
-/** @typedef {import("./types.js").GameEvent} GameEvent */
-/** @typedef {import("./types.js").State} State */
+/** @typedef {import("../core/types.js").GameRecord} GameRecord */
+/** @typedef {import("../core/types.js").GameEvent} GameEvent */
+/** @typedef {import("../core/types.js").State} State */
 /** @typedef {{kind: "game", name: string, record: GameRecord} | {kind: "stale"} |
  *   {kind: "entry", started: string, base: number, ev: GameEvent} | {kind: "hints", on: boolean}} Message */
 
