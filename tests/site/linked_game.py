@@ -26,7 +26,8 @@ CHROMIUM = "/usr/bin/chromium"
 # WebRTC between pages of one machine needs loopback candidates; the camera is allowed without asking and
 # plays a file (the fake device reads it when a capture starts: each scan sees what the file holds then).
 ARGS = ["--allow-loopback-in-peer-connection", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]
-SIZE = {"width": 390, "height": 844}
+ROOT = Path(__file__).resolve().parent.parent.parent
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 SYNC_S = 1.0            # every phone shows an entry within this long
 W, H = 640, 480
 
@@ -55,9 +56,10 @@ def camera_file(path: Path, png: bytes | None) -> None:
 class Phone:
     """One player's phone: a browser of its own (its own camera), its page, its storage."""
 
-    def __init__(self, pw, name, url, folder: Path):
-        self.pw, self.name, self.url, self.errors = pw, name, url, []
+    def __init__(self, pw, name, url, folder: Path, size=(390, 844), lang="en"):
+        self.pw, self.name, self.url, self.errors, self.size, self.lang = pw, name, url, [], size, lang
         self.camera, self.profile = folder / f"camera-{name}.y4m", folder / f"profile-{name}"
+        self.shots, self.shot_no, self.audits = folder / "shots", 0, {}
         camera_file(self.camera, None)
         self.start()
 
@@ -65,11 +67,11 @@ class Phone:
         """The browser, on this phone's own profile (its storage outlives the process, as a phone's does)."""
         self.ctx = self.pw.chromium.launch_persistent_context(
             str(self.profile), executable_path=CHROMIUM, args=ARGS + [f"--use-file-for-fake-video-capture={self.camera}"],
-            viewport=SIZE, has_touch=True, is_mobile=True, device_scale_factor=1)
+            viewport={"width": self.size[0], "height": self.size[1]}, has_touch=True, is_mobile=True, device_scale_factor=1)
         self.page = self.ctx.pages[0] if self.ctx.pages else self.ctx.new_page()
         self.page.on("pageerror", lambda e: self.errors.append(f"{self.name}: {e}"))
         self.page.on("console", lambda m: self.errors.append(f"{self.name}: {m.text}") if m.type == "error" else None)
-        self.page.goto(self.url + "#table")
+        self.page.goto(self.url + ("" if self.lang == "en" else f"?lang={self.lang}") + "#table")
         self.page.wait_for_function("() => window.gonuts !== undefined")
 
     def kill(self):
@@ -85,19 +87,24 @@ class Phone:
         """Point this phone's camera at a code on another phone's screen."""
         camera_file(self.camera, other.page.locator(selector).screenshot())
 
+    def look(self, what, audit=False):
+        """A screenshot of this phone's screen as it is; with audit, axe-core's violations here (WCAG 2 A and AA,
+        best practices), kept by step."""
+        self.shots.mkdir(parents=True, exist_ok=True)
+        self.shot_no += 1
+        self.page.screenshot(path=str(self.shots / f"linked-{self.name}-{self.size[0]}x{self.size[1]}-{self.shot_no:02d}-{what}.png"))
+        if audit:
+            if not self.page.evaluate("typeof window.axe !== 'undefined'"):
+                self.page.evaluate(AXE.read_text() + "\n;undefined")
+            self.audits[what] = self.page.evaluate(
+                "axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations.map("
+                "(v) => [v.id, v.nodes.length, v.nodes[0].target.join(' ')]))")
+
     def tap(self, selector):
         loc = self.page.locator(selector)
         loc.scroll_into_view_if_needed()
         loc.tap()
         time.sleep(0.4)          # a person's pause: a second tap on one spot is a double tap, which the page ignores
-
-    def tap_named(self, name, within=None):
-        self.tap_locator((within or self.page).get_by_role("button", name=name, exact=True))
-
-    def tap_locator(self, loc):
-        loc.scroll_into_view_if_needed()
-        loc.tap()
-        time.sleep(0.4)
 
     def state(self):
         return self.page.evaluate("""() => {
@@ -108,13 +115,14 @@ class Phone:
                   turn: text('table-turn').replace(/\\n/g, ' '), said: text('table-said'),
                   joined: joined.hidden ? null : text('table-joined-text'),
                   seats: document.getElementById('table-link').hidden ? null : text('table-link-seats'),
-                  error: text('table-error')};
+                  error: text('table-error'), lang: document.documentElement.lang,
+                  wide: document.documentElement.scrollWidth > window.innerWidth};
         }""")
 
 
-def roll_name(a, s, c):
-    words = lambda n, one, many: f"{n} {one if n == 1 else many}"       # noqa: E731
-    return f"{words(a, 'acorn', 'acorns')}, {words(s, 'squirrel', 'squirrels')}, {words(c, 'car', 'cars')}"
+def roll_button(a, s, c):
+    """The button of a roll on the grid of the live dice (in any language)."""
+    return f'#table-rolls button[data-roll="{a}-{s}-{c}"]:visible'
 
 
 class Table:
@@ -139,10 +147,10 @@ class Table:
         if what in ("roll", "stop"):
             phone.tap(f"#table-{what}")
         elif what[0] == "dice":
-            phone.tap_named(roll_name(*what[1:]), phone.page.get_by_role("group", name="What the dice show"))
+            phone.tap(roll_button(*what[1:]))
         else:
             phone.page.locator("#table-bank-n").fill(str(what[1]))
-            phone.tap_named("Bank")
+            phone.tap("#table-bank button[type=submit]")
         phone.page.wait_for_function("(n) => window.gonuts.record('table').events.length === n + 1", arg=n, timeout=10000)
         lag = self.synced(n + 1, others)
         self.lags.append(lag)
@@ -154,13 +162,15 @@ class Table:
             self.enter(phone, e, others)
 
 
-def pair(table_phone: Phone, guest: Phone, seat: int, scan_table: bool = True):
+def pair(table_phone: Phone, guest: Phone, seat: int, scan_table: bool = True, look: bool = False):
     """The table phone shows a code for a seat; the guest scans it, shows its own, which the table phone scans."""
     T, G = table_phone, guest
     if T.page.locator("#table-link").get_attribute("open") is None:
         T.page.locator("#table-link summary").click()
     T.tap(f"#table-link-seat-{seat}")
     T.page.wait_for_selector("#table-link-pair:not([hidden]) svg.qr")
+    T.page.locator("#table-link-pair").scroll_into_view_if_needed()
+    T.look(f"code-for-{G.name}", audit=look)
     G.sees(T, "#table-link-qr svg")
     if G.page.locator("#table-joined-rejoin").is_visible():
         G.tap("#table-joined-rejoin")
@@ -169,15 +179,18 @@ def pair(table_phone: Phone, guest: Phone, seat: int, scan_table: bool = True):
             G.page.locator("#table-join summary").click()
         G.tap("#join-scan")
     G.page.wait_for_selector("#join-answer:not([hidden]) svg.qr", timeout=15000)
+    G.page.locator("#join-answer").scroll_into_view_if_needed()
+    G.look("answer", audit=look)
     answer = G.page.locator("#join-code").inner_text()
     if scan_table:
         T.sees(G, "#join-qr svg")
         T.tap("#table-link-scan")
     else:                       # no camera on the table phone: the code typed or pasted
         T.page.locator("#table-link-answer").fill(answer)
-        T.tap_named("Connect")
-    G.page.wait_for_function("() => { const j = document.getElementById('table-joined'); return !j.hidden && /connected to the table phone\\./.test(j.innerText) && !/not connected/.test(j.innerText); }",
-                             timeout=20000)
+        T.tap("#table-link-form button[type=submit]")
+    G.page.wait_for_selector("#table-joined.linked:not([hidden])", timeout=20000)
+    G.page.evaluate("window.scrollTo(0, 0)")
+    G.look("joined", audit=look)
     return answer
 
 
@@ -189,7 +202,8 @@ def main(url: str, folder: str) -> int:
     folder_.mkdir(parents=True, exist_ok=True)
     out = {"checks": {}, "codes": {}}
     with sync_playwright() as pw:
-        ann, ben, cy = (Phone(pw, n, url, folder_) for n in ("Ann", "Ben", "Cy"))
+        # Cy's phone is the smallest, and speaks German
+        ann, ben, cy = Phone(pw, "Ann", url, folder_), Phone(pw, "Ben", url, folder_), Phone(pw, "Cy", url, folder_, (320, 568), "de")
         phones = {"Ann": ann, "Ben": ben, "Cy": cy}
         t = Table(phones)
         # -- the table phone starts a 3-player game as ever
@@ -200,8 +214,8 @@ def main(url: str, folder: str) -> int:
         P.locator("#table-setup button[type=submit]").click()
         P.wait_for_selector("#table-game:not([hidden])")
         # -- Ben and Cy join by QR, through the camera both ways
-        out["codes"]["ben"] = pair(ann, ben, 1)
-        out["codes"]["cy"] = pair(ann, cy, 2)
+        out["codes"]["ben"] = pair(ann, ben, 1, look=True)
+        out["codes"]["cy"] = pair(ann, cy, 2, look=True)
         out["checks"]["paired"] = {n: p.state() for n, p in phones.items()}
         everyone = [ann, ben, cy]
         # -- each enters their own turns
@@ -212,11 +226,10 @@ def main(url: str, folder: str) -> int:
         # table phone enters Ben's roll itself, so his entry reaches it made against the state before
         t.turn(ann, [("bank", 4)], everyone)
         n = ann.state()["events"]
-        box = ben.page.get_by_role("group", name="What the dice show").get_by_role("button", name=roll_name(1, 1, 3), exact=True).bounding_box()
+        box = ben.page.locator(roll_button(1, 1, 3)).bounding_box()
         ben.page.evaluate("() => { setTimeout(() => { const end = performance.now() + 2500; while (performance.now() < end) {} }, 50); }")
         time.sleep(0.3)
-        ann.page.get_by_role("group", name="What the dice show").get_by_role("button", name=roll_name(3, 1, 1), exact=True) \
-            .evaluate("(b) => { setTimeout(() => b.click(), 600); }")
+        ann.page.locator(roll_button(3, 1, 1)).evaluate("(b) => { setTimeout(() => b.click(), 600); }")
         ben.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)     # returns once Ben's phone is free
         t.synced(n + 1, everyone)
         ben.page.wait_for_function("() => /came first/.test(document.getElementById('table-error').innerText)", timeout=10000)
@@ -225,8 +238,8 @@ def main(url: str, folder: str) -> int:
         # -- Cy reloads: her copy stays, not connected until she scans again
         cy.page.reload()
         cy.page.wait_for_function("() => window.gonuts !== undefined")
-        cy.page.wait_for_selector("#table-joined:not([hidden])")
-        ann.page.wait_for_function("() => /Cy: on this phone/.test(document.getElementById('table-link-seats').innerText)", timeout=15000)
+        cy.page.wait_for_selector("#table-joined.kept:not([hidden])")
+        ann.page.wait_for_selector("#table-link-seats li:nth-child(3)[data-on=false]", state="attached", timeout=15000)
         out["checks"]["reloaded"] = {nm: p.state() for nm, p in phones.items()}
         out["codes"]["cy-again"] = pair(ann, cy, 2)
         t.turn(cy, [("bank", 7)], everyone)
@@ -234,7 +247,7 @@ def main(url: str, folder: str) -> int:
         # enters his turn; he comes back, his copy as he left it, and scans again
         ben.kill()
         t0 = time.monotonic()
-        ann.page.wait_for_function("() => /Ben: on this phone/.test(document.getElementById('table-link-seats').innerText)", timeout=60000)
+        ann.page.wait_for_selector("#table-link-seats li:nth-child(2)[data-on=false]", state="attached", timeout=60000)
         out["noticed_s"] = {"ben": time.monotonic() - t0}
         t.turn(ann, [("bank", 5)], [ann, cy])
         t.turn(ann, [("bank", 3)], [ann, cy])          # Ben's turn, entered at the table
@@ -247,8 +260,8 @@ def main(url: str, folder: str) -> int:
         before = ann.state()
         ann.kill()
         t0 = time.monotonic()
-        ben.page.wait_for_function("() => /not connected/.test(document.getElementById('table-joined-text').innerText)", timeout=30000)
-        cy.page.wait_for_function("() => /not connected/.test(document.getElementById('table-joined-text').innerText)", timeout=30000)
+        for p in (ben, cy):
+            p.page.wait_for_selector("#table-joined.kept:not([hidden])", timeout=30000)
         out["noticed_s"]["ann"] = time.monotonic() - t0
         ben.tap("#table-joined-keep")
         out["checks"]["handed"] = {"lost": before, "ben": ben.state()}
@@ -274,6 +287,7 @@ def main(url: str, folder: str) -> int:
         out["record"] = finished
         out["lags"], out["log"] = t.lags, t.log
         out["errors"] = [e for p in phones.values() for e in p.errors]
+        out["audits"] = {nm: p.audits for nm, p in phones.items()}
         for p in (ben, cy):
             p.ctx.close()
     print(json.dumps(out))

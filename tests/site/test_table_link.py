@@ -23,6 +23,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_kernels import _no_compiler  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+SHOTS = Path(os.environ.get("GONUTS_SCREENSHOTS", ROOT / "build" / "screenshots"))
+GERMAN = json.loads((ROOT / "solver" / "site" / "web" / "messages" / "de.json").read_text(encoding="utf-8"))
 DRIVER = Path(__file__).with_name("linked_game.py")
 SYNC_S = 1.0
 NOTICE_S = 15.0          # a phone that vanishes (no word said) counts as gone within this long
@@ -56,8 +58,26 @@ def game(tmp_path_factory):
                           page.as_uri(), str(folder / "phones")], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-4000:]
     out = json.loads(run.stdout)
-    out["folder"] = folder
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for shot in (folder / "phones" / "shots").glob("*.png"):
+        shutil.copy(shot, SHOTS / shot.name)
     return out
+
+
+def de(key, **params):
+    """A line as Cy's phone (in German) says it: from the catalogue."""
+    text = GERMAN[key]
+    for k, v in params.items():
+        text = text.replace("{" + k + "}", str(v))
+    return text
+
+
+def states(game):
+    """Every phone's state at every check."""
+    for check in game["checks"].values():
+        for state in check.values():
+            if isinstance(state, dict) and "turn" in state:
+                yield state
 
 
 def without_record(state):
@@ -77,7 +97,7 @@ def test_the_driver_refuses_to_run_with_a_link_beyond_loopback(tmp_path):
 def test_both_guests_pair_through_the_camera_and_see_the_game(game):
     paired = game["checks"]["paired"]
     assert paired["Ben"]["joined"] == "Ben's phone: connected to the table phone."
-    assert paired["Cy"]["joined"] == "Cy's phone: connected to the table phone."
+    assert paired["Cy"]["joined"] == de("{name}'s phone: connected to the table phone.", name="Cy") and paired["Cy"]["lang"] == "de"
     assert paired["Ann"]["seats"].splitlines() == ["Ann: on this phone Show a code", "Ben: on their own phone New code",
                                                    "Cy: on their own phone New code"]
     assert paired["Ben"]["record"] == paired["Ann"]["record"] == paired["Cy"]["record"]
@@ -102,7 +122,7 @@ def test_a_stale_entry_is_refused_on_the_guests_phone_and_changes_nothing(game):
 
 def test_a_reload_or_a_lost_phone_keeps_the_guests_copy_until_it_scans_again(game):
     cy = game["checks"]["reloaded"]["Cy"]
-    assert cy["joined"].startswith("Cy's phone: not connected to the table phone.")
+    assert cy["joined"] == de("{name}'s phone: not connected to the table phone. Scan its code again to come back, or go on here.", name="Cy")
     assert cy["record"] == game["checks"]["reloaded"]["Ann"]["record"]
     assert "Cy: on this phone" in game["checks"]["reloaded"]["Ann"]["seats"]
     ben = game["checks"]["returned"]
@@ -129,9 +149,10 @@ def test_the_record_on_every_phone_is_the_game_the_command_line_reviews(game, tm
     assert p.returncode == 0, p.stderr
     seats = json.loads(p.stdout)["seats"]
     over = game["checks"]["over"]
+    assert over["Ben"]["turn"] == "Ann reached 50 and won!" and seats[0]["winner"] == 0
+    assert over["Cy"]["turn"] == "Ann " + de("reached {target} and won!", target=50)
     for name in ("Ben", "Cy"):
         assert over[name]["scores"] == seats[0]["scores"]
-        assert over[name]["turn"] == "Ann reached 50 and won!" and seats[0]["winner"] == 0
         assert game["losses"][name] == pytest.approx([s["total_loss_points"] for s in seats], abs=1e-6)
     # the decisions entered on the guests' own phones are in the review
     assert [len(s["decisions"]) for s in seats] == [1, 3, 3]
@@ -142,3 +163,11 @@ def test_play_again_reaches_every_phone_and_the_finished_game_is_kept(game):
     assert again["Ben"]["record"] == again["Cy"]["record"]
     assert again["Cy"]["started"] != game["record"]["started"] and again["Cy"]["events"] == 0
     assert again["cy_recent"] == game["record"]
+
+
+def test_every_screen_of_the_pairing_fits_the_phone_and_axe_finds_nothing(game):
+    """The table phone's code (390x844), each guest's code and joined line (Ben 390x844, Cy 320x568 in German)."""
+    assert not [s for s in states(game) if s["wide"]]
+    audits = game["audits"]
+    assert set(audits["Ann"]) == {"code-for-Ben", "code-for-Cy"} and set(audits["Cy"]) == {"answer", "joined"}
+    assert all(found == [] for phone in audits.values() for found in phone.values()), audits
