@@ -1,12 +1,12 @@
 // The page's JavaScript (solver/site/web) and its Node tests: `npm run lint`, run by CI (tests/across/test_lint.py).
 // ES modules with explicit imports (web/src: core/ is pure, page/ the DOM layer, tabs/<tab>/), bundled by esbuild
-// into web/page.js (generated: not linted); the service worker is a classic script.
+// into web/page.js, worker.js and scanner.js (generated: not linted); the service worker is a classic script.
 "use strict";
 const js = require("@eslint/js");
 const globals = require("globals");
 
 module.exports = [
-  { ignores: ["solver/site/web/page.js", "solver/site/web/worker.js"] },
+  { ignores: ["solver/site/web/page.js", "solver/site/web/worker.js", "solver/site/web/scanner.js"] },
   js.configs.recommended,
   {
     files: ["solver/site/web/**/*.js"],

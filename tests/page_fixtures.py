@@ -86,9 +86,11 @@ def build(tmp: Path) -> dict:
                     cases.append({"page": name, "players": n, "reading": reading, "scores": list(scores), "turn": turn,
                                   "dice": dice, "advise": {**a.to_dict(), "rules": rules.to_dict()}, "explain": why})
         out[name] = pagegames.page_data(loaded)
-        # the solver's kernel and worker travel in a page, not in its data's fixture (the core never reads them)
+        # the solver's kernel and worker, and the QR reader, travel in a page, not in its data's fixture (the core
+        # never reads them)
         out[name]["solve"]["kernel"].pop("data")
         out[name]["solve"]["worker"].pop("text")
+        out[name]["scanner"].pop("text")
     for reading in READINGS:                 # the shipped 4-player page data at target 50 (tables/page/)
         rules = Rules.from_options(reading=reading, players=4, target=50)
         values = page_values(*pagevalues.page_game(pagevalues.shipped_game(4, reading, 50)))

@@ -57,6 +57,8 @@ KEPT_PART = 32 * 2 ** 20
 SOLVE_PATIENCE = 20
 # The worker that runs the kernel off the page's main thread (npm run build: web/src/worker.js).
 WORKER = Path(__file__).resolve().parent / "web" / "worker.js"
+# The worker that reads QR codes from the camera's frames (npm run build: web/src/scanner.js): players' own phones.
+SCANNER = Path(__file__).resolve().parent / "web" / "scanner.js"
 
 
 def speed_key(speed: float) -> str:
@@ -94,6 +96,13 @@ def solve_data(place_file: PlaceFile | None = None) -> dict[str, Any]:
                      for r in READINGS},
             "kernel": {**where_kernel, "bytes": len(kernel)}, "worker": where_worker, "budget": KEPT_BUDGET,
             "part": KEPT_PART, "patience": SOLVE_PATIENCE}
+
+
+def scanner_data(place_file: PlaceFile | None = None) -> dict[str, str]:
+    """Where the QR reader's worker is (players' own phones, page/qr.js): its text inside the single file, a file
+    of the site (fetched only by a phone that scans without the browser's own BarcodeDetector)."""
+    script = SCANNER.read_bytes()
+    return {"text": script.decode("utf-8")} if place_file is None else {"url": place_file("scanner.js", script)}
 
 
 def reading_data(reading: str) -> dict[str, Any]:
@@ -170,7 +179,8 @@ def page_data(tables: Iterable[PageGame], place: Place | None = None,
 
     ``place(key, blob)`` says where a game's values go: it returns the keys to add to its ``start_win``
     descriptor (``data``: base64 inside the page, the default; ``url``: a file of the site).
-    ``place_file(name, bytes)``: where the solver's kernel and worker go (``solve_data``)."""
+    ``place_file(name, bytes)``: where the solver's kernel and worker go (``solve_data``), and the QR reader's
+    worker (``scanner_data``)."""
     if place is None:
         def place(key: str, blob: bytes) -> dict[str, str]:
             return {"data": base64.b64encode(blob).decode("ascii")}
@@ -193,4 +203,4 @@ def page_data(tables: Iterable[PageGame], place: Place | None = None,
                        "names": {"max": NAME_MAX, "marks": MARKS_MAX}, "refusals": REFUSALS},
             "precision": {str(d["players"]): d["start_win"]["precision"] for d in games.values()},
             "practice": practice.constants(), "rule_cards": rule_cards(set(games), target),
-            "solve": solve_data(place_file), "games": games}
+            "solve": solve_data(place_file), "scanner": scanner_data(place_file), "games": games}

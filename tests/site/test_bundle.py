@@ -20,7 +20,8 @@ needs_esbuild = pytest.mark.skipif(not ESBUILD.exists() or shutil.which("node") 
 
 
 def _build(tmp_path, name="page"):
-    """npm run build's own command for one bundle (package.json's build:page or build:worker), into tmp_path."""
+    """npm run build's own command for one bundle (package.json's build:page, build:worker or build:scanner), into
+    tmp_path."""
     script = json.loads((ROOT / "package.json").read_text())["scripts"][f"build:{name}"]
     args = shlex.split(script)
     out, meta = tmp_path / f"{name}.js", tmp_path / f"{name}-meta.json"
@@ -32,7 +33,7 @@ def _build(tmp_path, name="page"):
 
 
 @needs_esbuild
-@pytest.mark.parametrize("name", ["page", "worker"])
+@pytest.mark.parametrize("name", ["page", "worker", "scanner"])
 def test_the_committed_bundle_is_the_modules_bundled(tmp_path, name):
     built, _ = _build(tmp_path, name)
     assert built == (WEB / f"{name}.js").read_bytes(), f"solver/site/web/{name}.js is stale: run npm run build and commit it"
@@ -41,9 +42,10 @@ def test_the_committed_bundle_is_the_modules_bundled(tmp_path, name):
 @needs_esbuild
 def test_the_modules_import_each_other_without_a_circle_and_all_are_used(tmp_path):
     _, meta = _build(tmp_path)
-    _, worker = _build(tmp_path, "worker")
     graph = {path: [i["path"] for i in entry["imports"]] for path, entry in meta["inputs"].items()}
-    graph.update({path: [i["path"] for i in entry["imports"]] for path, entry in worker["inputs"].items()})
+    for entry_point in ("worker", "scanner"):
+        _, other = _build(tmp_path, entry_point)
+        graph.update({path: [i["path"] for i in entry["imports"]] for path, entry in other["inputs"].items()})
     on_disk = {str(p.relative_to(ROOT)) for p in (WEB / "src").rglob("*.js")} - {"solver/site/web/src/core/types.js"}
     assert on_disk <= set(graph), on_disk - set(graph)
     state = {}

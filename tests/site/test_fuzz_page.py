@@ -176,6 +176,41 @@ def test_no_stored_value_stops_start_up_or_is_lost_without_a_word(page):
     assert errors == []
 
 
+@pytest.mark.browser
+def test_no_guest_mark_stops_start_up_and_only_a_matching_one_makes_a_guest(page):
+    """A table game kept with the mark of a guest's copy (players' own phones: whose seat, which game): junk,
+    a mark of another game or of nobody's name is no guest; the mark of this game and a player in it makes the
+    page a guest that is not connected; the game itself is never touched."""
+    pg, url, errors = page
+    rng = random.Random(48)
+    started = "2026-12-06T10:00:00.000Z"
+    game = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 3, "target": 50, "you": 0,
+            "mode": "table", "events": [{"seat": 0, "banked": 4}], "names": ["Ann", "Ben", "Cy"],
+            "hints": [True, False, True], "started": started}
+    junk = ["garbage", "{}", "null", "[]", "1", '"x"', '{"name": 5}', '{"name": "Ben"}', json.dumps({"started": started})]
+    for _round in range(12):
+        choice = rng.random()
+        if choice < 0.4:
+            mark, guest = rng.choice(junk), False
+        elif choice < 0.6:
+            mark, guest = json.dumps({"name": rng.choice(["Dora", "ben", "", "Ben "]), "started": started}), False
+        elif choice < 0.7:
+            mark, guest = json.dumps({"name": "Ben", "started": "2026-12-05T10:00:00.000Z"}), False
+        else:
+            mark, guest = json.dumps({"name": rng.choice(game["names"]), "started": started}), True
+        text = json.dumps(game)
+        key = pg.evaluate("() => `gonuts.table.v1@${new URL('.', location.href).pathname}`")
+        pg.evaluate("([k, g, m]) => { localStorage.clear(); localStorage.setItem(k, g); localStorage.setItem(k + '.joined', m); }",
+                    [key, text, mark])
+        pg.reload()
+        pg.wait_for_function("() => window.gonuts !== undefined && !document.getElementById('table-game').hidden")
+        assert pg.evaluate("() => !document.getElementById('table-joined').hidden") == guest, mark
+        assert pg.evaluate("() => document.getElementById('table-joined').classList.contains('kept')") == guest
+        assert pg.evaluate("(k) => localStorage.getItem(k)", key) == text          # the game as it was
+        assert pg.evaluate("() => window.gonuts.record('table').events.length") == 1
+    assert errors == []
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_the_cli_review_never_fails_internally_on_random_records(seed, tmp_path):
     """Exit 0 or 1 with one line, never 3 (an internal error), on mutated records written to files."""

@@ -46,3 +46,10 @@ def test_the_solvers_settings_and_where_the_kernel_and_worker_travel():
     site = pagegames.solve_data(lambda name, blob: placed.setdefault(name, f"data/{name}"))
     assert site["kernel"]["url"] == "data/kernels.wasm" and site["worker"]["url"] == "data/solve-worker.js"
     assert set(placed) == {"kernels.wasm", "solve-worker.js"}
+
+
+def test_the_qr_readers_worker_travels_inside_the_file_and_beside_the_site():
+    assert pagegames.scanner_data() == {"text": pagegames.SCANNER.read_text(encoding="utf-8")}
+    placed = {}
+    assert pagegames.scanner_data(lambda name, blob: placed.setdefault(name, f"data/{name}")) == {"url": "data/scanner.js"}
+    assert placed == {"scanner.js": "data/scanner.js"}

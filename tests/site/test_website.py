@@ -416,10 +416,11 @@ def test_a_new_site_keeps_the_data_files_of_the_version_before_it_one_version_lo
     v1 = data()
     web(cache, "--players", "2", "--rules", "summary", "--site", str(folder))
     listing = json.loads((folder / "gonuts-site.json").read_text())
-    # the solver's kernel and worker are the same files in both versions: they are the new one's, not kept over
+    # the solver's kernel and worker, and the QR reader, are the same files in both versions: they are the new
+    # one's, not kept over
     now = {n.split("/", 1)[1] for n in listing["files"] if n.startswith("data/")}
     shared = set(v1) & now
-    assert {n.split("-", 1)[0] for n in shared} == {"kernels", "solve"}
+    assert {n.split("-", 1)[0] for n in shared} == {"kernels", "solve", "scanner"}
     assert listing["previous"] == [f"data/{n}" for n in v1 if n not in shared] and set(v1) < set(data())
     v2 = sorted(set(data()) - set(v1))
     web(cache, "--players", "3", "--rules", "summary", "--site", str(folder))     # v1's go now; v2's stay

@@ -1,7 +1,8 @@
 /* QR codes: drawn by qrcode-generator (as an SVG path: no inline style, no markup from text) and read from the
- * camera by the browser's BarcodeDetector where it has one, else by jsQR on the video's frames. */
+ * camera by the browser's BarcodeDetector where it has one, else by jsQR on the video's frames, in a worker of its
+ * own (src/scanner.js: the page's script does not carry jsQR, and the page stays responsive while it reads). */
 import qrcode from "qrcode-generator";
-import jsQR from "jsqr";
+import { data } from "./context.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 /* Frames looked at per second while scanning: enough to feel instant, little work for a phone. */
@@ -30,6 +31,40 @@ export function drawQr(text, label) {
   return svg;
 }
 
+/** @type {Promise<string> | null} the reader's blob address, made once for the page's life */
+let readerUrl = null;
+/** The reader's script (inside the single file, a file of the site) as a blob's address: a blob worker runs under
+ * the page's own Content-Security-Policy (page/solving.js starts the solver's the same way). */
+function readerScript() {
+  if (!readerUrl) {
+    const w = data.scanner;
+    readerUrl = (w.text !== undefined ? Promise.resolve(w.text)
+      : fetch(w.url).then((res) => { if (!res.ok) throw new Error(`HTTP ${res.status}`); return res.text(); }))
+      .then((text) => URL.createObjectURL(new Blob([text], { type: "text/javascript" })));
+    readerUrl.catch(() => { readerUrl = null; });
+  }
+  return readerUrl;
+}
+/** A reader of frames: `read(image)` resolves to the text of a code in it, or null. */
+async function frameReader() {
+  const worker = new Worker(await readerScript());
+  let next = 0;
+  /** @type {Map<number, (text: string | null) => void>} */
+  const waiting = new Map();
+  worker.onmessage = (e) => { const done = waiting.get(e.data.id); waiting.delete(e.data.id); if (done) done(e.data.text); };
+  return {
+    /** @param {ImageData} img @returns {Promise<string | null>} */
+    read(img) {
+      const id = ++next;
+      return new Promise((done) => {
+        waiting.set(id, done);
+        worker.postMessage({ id, width: img.width, height: img.height, pixels: img.data.buffer }, [img.data.buffer]);
+      });
+    },
+    stop() { worker.terminate(); for (const done of waiting.values()) done(null); waiting.clear(); },
+  };
+}
+
 /** @typedef {{stop: () => void}} Scanning */
 /** Scan QR codes with the camera into `video`; `found(text)` for each code read until stopped (it returns true
  * to stop). Rejects when there is no camera or it is not allowed.
@@ -47,9 +82,15 @@ export async function scan(video, found) {
   let detector = null;
   try { if (Detector && (await Detector.getSupportedFormats()).includes("qr_code")) detector = new Detector({ formats: ["qr_code"] }); }
   catch (e) { detector = null; }
+  const reader = detector ? null : await frameReader().catch(() => null);
+  if (!detector && !reader) { for (const t of stream.getTracks()) t.stop(); video.srcObject = null; throw new Error("no reader"); }
   const canvas = document.createElement("canvas"), ctx = canvas.getContext("2d", { willReadFrequently: true });
   let on = true, timer = 0;
-  const stop = () => { on = false; clearTimeout(timer); for (const t of stream.getTracks()) t.stop(); video.srcObject = null; };
+  const stop = () => {
+    on = false; clearTimeout(timer); if (reader) reader.stop();
+    for (const t of stream.getTracks()) t.stop();
+    video.srcObject = null;
+  };
   /** The text of a code in the current frame, if any. @returns {Promise<string | null>} */
   async function look() {
     if (video.readyState < 2 || !video.videoWidth) return null;
@@ -57,12 +98,10 @@ export async function scan(video, found) {
       const codes = await detector.detect(video);
       return codes.length ? String(codes[0].rawValue) : null;
     }
-    if (!ctx) return null;
+    if (!ctx || !reader) return null;
     canvas.width = video.videoWidth; canvas.height = video.videoHeight;
     ctx.drawImage(video, 0, 0);
-    const img = ctx.getImageData(0, 0, canvas.width, canvas.height);
-    const code = jsQR(img.data, img.width, img.height, { inversionAttempts: "dontInvert" });
-    return code ? code.data : null;
+    return reader.read(ctx.getImageData(0, 0, canvas.width, canvas.height));
   }
   const tick = async () => {
     if (!on) return;

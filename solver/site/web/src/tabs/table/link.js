@@ -186,7 +186,10 @@ async function fromTable(peer, data) {
     return;
   }
   if (m.kind !== "game") return;
-  try { await hooks.adopt(m.record); }
+  try {
+    if (seatOf(m.record, m.name) < 0) read("", "table");          // a game this phone's player is not in
+    await hooks.adopt(m.record);
+  }
   catch (e) { showError($("join-error"), e instanceof GonutsInputError ? say(e) : String(e)); return; }
   const r = /** @type {TableRecord} */ (hooks.record());
   if (me.role !== "guest" || me.name !== m.name) {

@@ -428,7 +428,9 @@ async function adopt(r) {
   drawTable();
 }
 startLink({
-  record: () => /** @type {TableRecord | null} */ (table.record), state: () => table.st, push: (ev) => pushEntered(TABLE, ev),
+  record: () => /** @type {TableRecord | null} */ (table.record), state: () => table.st,
+  // a guest's entry the rules refuse is the guest's to hear (it is answered as stale), not the table phone's
+  push: (ev) => { try { core.apply(core.copy(state()), ev, rec().events.length, /** @type {any} */ (table.ctx)); } catch (e) { return false; } return pushEntered(TABLE, ev); },
   hints: (seat, on) => { rec().hints[seat] = on; save(); drawTable(); }, adopt, draw: () => drawTable(),
 });
 
