@@ -52,3 +52,30 @@ test("a stale entry, another game's, another seat's or one out of turn is not ta
   assert.equal(current(r, st, "Dora", entry()), false);                                         // nobody's name
   assert.equal(current(r, /** @type {any} */ ({ phase: "over", seat: 1, winner: 0 }), "Ben", entry()), false);
 });
+
+test("a message of any length travels in frames under every browser's limit and arrives whole", async () => {
+  const { frames, joiner, FRAME } = await import("../../solver/site/web/src/page/frames.js");
+  for (const text of ["", "x", "é".repeat(FRAME), "a".repeat(FRAME + 1), "{".repeat(5 * FRAME + 7)]) {
+    const fs = frames(text);
+    assert.ok(fs.every((f) => new TextEncoder().encode(f).length <= 3 * FRAME + 1));
+    assert.equal(fs.length, Math.max(1, Math.ceil(text.length / FRAME)));
+    const join = joiner(10 * FRAME);
+    const got = fs.map((f) => join.take(f));
+    assert.deepEqual(got.slice(0, -1), Array(fs.length - 1).fill(null));
+    assert.equal(got[fs.length - 1], text);
+  }
+});
+
+test("frames not ours, binary ones, and a message over the limit are dropped; the next message arrives", async () => {
+  const { frames, joiner } = await import("../../solver/site/web/src/page/frames.js");
+  const join = joiner(100);
+  assert.equal(join.take('{"kind":"stale"}'), null);                   // unframed
+  assert.equal(join.take(new ArrayBuffer(4)), null);
+  assert.equal(join.take("+abc"), null);
+  assert.equal(join.take(null), null);                                // drops the "+abc" before it
+  assert.equal(join.take("=def"), "def");
+  for (const f of frames("y".repeat(250)).map((f) => f)) assert.equal(join.take(f), null);   // one frame, 250 > 100
+  assert.equal(join.take("+" + "z".repeat(60)), null);
+  assert.equal(join.take("=" + "z".repeat(60)), null);                // 120 in all: over
+  assert.equal(join.take("=ok"), "ok");
+});

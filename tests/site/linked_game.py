@@ -8,12 +8,19 @@ theirs back. Each enters their own turns; on the way: a stale entry (Ben's, made
 table phone's own entry), a guest's reload (Cy), a guest that leaves and comes back (Ben's tab closed and
 opened again), and the table phone lost, Ben's phone going on as the new table phone; the game ends, Play
 again reaches every phone. Prints one JSON object: every phone's state at each check, the lag of each entry
-to every phone, and the finished game's record."""
+to every phone, and the finished game's record.
+
+    python tests/site/linked_game.py game|strangers PAGE_URL FOLDER
+
+"strangers" plays a hostile phone instead: a bare page with no code of ours, first as a guest of the table
+phone, then as the table phone of a guest with a game of her own."""
 from __future__ import annotations
 
+import base64
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -105,6 +112,13 @@ class Phone:
         loc.scroll_into_view_if_needed()
         loc.tap()
         time.sleep(0.4)          # a person's pause: a second tap on one spot is a double tap, which the page ignores
+
+    def enter_bank(self, n):
+        """A whole turn entered as points banked, on this phone."""
+        count = self.page.evaluate("window.gonuts.record('table').events.length")
+        self.page.locator("#table-bank-n").fill(str(n))
+        self.tap("#table-bank button[type=submit]")
+        self.page.wait_for_function("(n) => window.gonuts.record('table').events.length === n + 1", arg=count)
 
     def state(self):
         return self.page.evaluate("""() => {
@@ -294,5 +308,198 @@ def main(url: str, folder: str) -> int:
     return 0
 
 
+# -- a stranger: a bare page with no code of ours, its codes packed by this file's own reading of the format
+# (docs/page.md), independently of page/sdp.js: that a code made here connects to the page and back is the
+# evidence that a rebuilt description connects
+
+STRANGER_JS = """() => {
+  const pc = new RTCPeerConnection({iceServers: []}), ch = pc.createDataChannel('gonuts', {negotiated: true, id: 0});
+  window.s = {pc, ch, got: [], part: ''};
+  ch.onmessage = (e) => {                       // the page's frames: "+" a piece, "=" the last one
+    if (typeof e.data !== 'string') { window.s.got.push('(binary)'); return; }
+    if (e.data[0] === '+') { window.s.part += e.data.slice(1); return; }
+    window.s.got.push(window.s.part + e.data.slice(1)); window.s.part = '';
+  };
+  window.gathered = () => new Promise((done) => { if (pc.iceGatheringState === 'complete') done();
+    pc.onicegatheringstatechange = () => pc.iceGatheringState === 'complete' && done(); });
+}"""
+
+
+def stranger_code(kind: str, sdp: str) -> str:
+    """A code ("O" offer, "A" answer) for a browser's description, as the format says."""
+    find = lambda name: re.search(rf"^a={name}:(\S+)", sdp, re.M).group(1)       # noqa: E731
+    fingerprint = re.search(r"^a=fingerprint:sha-256 (\S+)", sdp, re.M).group(1)
+    fp = base64.urlsafe_b64encode(bytes.fromhex(fingerprint.replace(":", ""))).rstrip(b"=").decode()
+    hosts = re.findall(r"^a=candidate:\S+ 1 udp \d+ (\S+) (\d+) typ host", sdp, re.M | re.I)
+    return "~".join([f"GN1{kind}", find("ice-ufrag"), find("ice-pwd"), fp, *(f"{a}_{p}" for a, p in hosts[:1])])
+
+
+def stranger_sdp(code: str) -> str:
+    """The description a code stands for."""
+    head, ufrag, pwd, fp, *hosts = code.split("~")
+    raw = base64.urlsafe_b64decode(fp + "=")
+    lines = ["v=0", "o=- 1 1 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
+             "m=application 9 UDP/DTLS/SCTP webrtc-datachannel", "c=IN IP4 0.0.0.0",
+             *(f"a=candidate:{i} 1 udp 2122260223 {h.rsplit('_', 1)[0]} {h.rsplit('_', 1)[1]} typ host" for i, h in enumerate(hosts)),
+             f"a=ice-ufrag:{ufrag}", f"a=ice-pwd:{pwd}", "a=fingerprint:sha-256 " + ":".join(f"{b:02X}" for b in raw),
+             "a=setup:" + {"O": "actpass", "A": "active", "P": "passive"}[head[3]], "a=mid:0", "a=sctp-port:5000"]
+    return "\r\n".join(lines) + "\r\n"
+
+
+class Stranger:
+    """Another phone that says what it likes: a blank page, its own browser, no code of ours."""
+
+    def __init__(self, pw, folder: Path):
+        blank = folder / "blank.html"
+        blank.write_text("<!doctype html><title>stranger</title>")
+        # with the camera allowed, as the phones: Chromium then offers its addresses, not mDNS names (which
+        # nothing resolves in the namespace)
+        self.browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        self.page = self.browser.new_page()
+        self.page.goto(blank.as_uri())
+        self.page.evaluate(STRANGER_JS)
+
+    def answer(self, offer_code: str) -> str:
+        sdp = self.page.evaluate("""async (sdp) => { await s.pc.setRemoteDescription({type: 'offer', sdp});
+            await s.pc.setLocalDescription(await s.pc.createAnswer()); return s.pc.localDescription.sdp; }""", stranger_sdp(offer_code))
+        return stranger_code("A", sdp)
+
+    def offer(self) -> str:
+        sdp = self.page.evaluate("async () => { await s.pc.setLocalDescription(await s.pc.createOffer()); await gathered(); return s.pc.localDescription.sdp; }")
+        return stranger_code("O", sdp)
+
+    def accept(self, answer_code: str) -> None:
+        self.page.evaluate("(sdp) => s.pc.setRemoteDescription({type: 'answer', sdp})", stranger_sdp(answer_code))
+
+    def opened(self):
+        self.page.wait_for_function("() => s.ch.readyState === 'open'", timeout=20000)
+
+    def send(self, message) -> None:
+        """A JSON value, in the page's frames (16,384 characters each); a str is sent as it is (unframed), bytes
+        as a binary message, ("oversize", n) as a framed message of n characters."""
+        if isinstance(message, bytes):
+            self.page.evaluate("(n) => s.ch.send(new Uint8Array(n))", len(message))
+        elif isinstance(message, tuple):
+            self.page.evaluate("(n) => { for (let i = 0; i < n; i += 16384) s.ch.send('+' + 'x'.repeat(16384)); s.ch.send('={}'); }",
+                               message[1])
+        elif isinstance(message, str):
+            self.page.evaluate("(t) => s.ch.send(t)", message)
+        else:
+            text = json.dumps(message)
+            pieces = [text[i:i + 16384] for i in range(0, max(len(text), 1), 16384)]
+            self.page.evaluate("(fs) => { for (const f of fs) s.ch.send(f); }",
+                               [("+" if k < len(pieces) - 1 else "=") + p for k, p in enumerate(pieces)])
+
+    def heard(self, n: int) -> list:
+        self.page.wait_for_function("(n) => s.got.length >= n", arg=n, timeout=10000)
+        return [m if m == "(binary)" else json.loads(m) for m in self.page.evaluate("s.got")]
+
+
+# unframed text, binary, a framed message over the limit (4 Mi characters), then framed messages that are not
+# what the other side sends
+GARBAGE = ["", "not json", '{"kind": "stale"}', b"\x00" * 16, ("oversize", 4 * 2 ** 20 + 1), "=" + "{" * 40_000,
+           "=[]", "=null", '={"kind": "__proto__"}', {"kind": "entry"}, {"kind": "game", "name": "Ben", "record": {}}]
+
+
+def strangers(url: str, folder: str) -> int:
+    """A stranger as a guest of the table phone, then as the table phone of a guest: whatever it sends, the
+    table phone's game changes only by a legal entry of the stranger's own seat on its own turn, and the guest's
+    own game is never lost."""
+    if links() != ["lo"]:
+        print(json.dumps({"refused": f"this must run where lo is the only network link, not {links()}"}))
+        return 3
+    folder_ = Path(folder)
+    folder_.mkdir(parents=True, exist_ok=True)
+    out = {}
+    with sync_playwright() as pw:
+        ann, cy, stranger = Phone(pw, "Ann", url, folder_), Phone(pw, "Cy", url, folder_), Stranger(pw, folder_)
+        events = lambda phone: phone.page.evaluate("window.gonuts.record('table') && window.gonuts.record('table').events")  # noqa: E731
+        # -- the stranger as Ben's phone
+        P = ann.page
+        P.select_option("#table-players", "3")
+        for i, nm in enumerate(("Ann", "Ben", "Cy")):
+            P.fill(f"#table-name-{i}", nm)
+        P.locator("#table-setup button[type=submit]").click()
+        P.wait_for_selector("#table-game:not([hidden])")
+        P.locator("#table-link summary").click()
+        ann.tap("#table-link-seat-1")
+        P.wait_for_selector("#table-link-pair:not([hidden]) svg.qr")
+        P.locator("#table-link-answer").fill(stranger.answer(P.locator("#table-link-code").inner_text()))
+        ann.tap("#table-link-form button[type=submit]")
+        stranger.opened()
+        first = stranger.heard(1)[0]
+        started = first["record"]["started"]
+        out["first"] = first
+        for g in GARBAGE:
+            stranger.send(g)
+        entry = lambda base, ev, s=started: {"kind": "entry", "started": s, "base": base, "ev": ev}   # noqa: E731
+        wrong = [entry(0, {"seat": 1, "roll": [2, 2, 1]}),                 # Ben's entry on Ann's turn
+                 entry(0, {"seat": 0, "roll": [2, 2, 1]}),                 # Ann's entry, from Ben's phone
+                 entry(0, {"seat": 0, "roll": [2, 2, 1]}, "2020-01-01T00:00:00.000Z")]
+        for w in wrong:
+            stranger.send(w)
+        heard = stranger.heard(1 + 2 * len(wrong))
+        out["after_wrong"] = {"events": events(ann), "stale": sum(1 for m in heard if m != "(binary)" and m["kind"] == "stale"),
+                              "error": P.locator("#table-error").inner_text()}
+        ann.enter_bank(3)                                                  # Ann's turn: Ben's now
+        n = len(stranger.heard(len(heard) + 1))
+        for w in (entry(1, {"seat": 1, "roll": [9, 9, 9]}),                # the rules refuse it
+                  entry(0, {"seat": 1, "roll": [2, 2, 1]})):               # made before Ann's entry
+            stranger.send(w)
+        heard = stranger.heard(n + 4)
+        out["after_illegal"] = {"events": events(ann), "error": P.locator("#table-error").inner_text(),
+                                "stale": sum(1 for m in heard[n:] if m != "(binary)" and m["kind"] == "stale")}
+        stranger.send(entry(1, {"seat": 1, "roll": [2, 2, 1]}))
+        stranger.send({"kind": "hints", "on": False})
+        P.wait_for_function("() => window.gonuts.record('table').events.length === 2 && !window.gonuts.record('table').hints[1]")
+        out["taken"] = {"events": events(ann), "hints": P.evaluate("window.gonuts.record('table').hints"),
+                        "last_heard": stranger.heard(len(heard) + 2)[-1]}
+        stranger.browser.close()
+        # -- a stranger as the table phone of Cy, who has a game of her own
+        stranger = Stranger(pw, folder_)
+        C = cy.page
+        C.select_option("#table-players", "2")
+        for i, nm in enumerate(("Xu", "Yan")):
+            C.fill(f"#table-name-{i}", nm)
+        C.locator("#table-setup button[type=submit]").click()
+        C.wait_for_selector("#table-game:not([hidden])")
+        cy.enter_bank(5)
+        own = C.evaluate("window.gonuts.record('table')")
+        C.locator("#table-join summary").click()
+        C.locator("#join-paste").fill(stranger.offer())
+        cy.tap("#join-form button[type=submit]")
+        C.wait_for_selector("#join-answer:not([hidden])")
+        stranger.accept(C.locator("#join-code").inner_text())
+        stranger.opened()
+        game = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 3, "target": 50, "you": 0,
+                "mode": "table", "events": [{"seat": 0, "banked": 3}], "names": ["Ann", "Ben", "Cy"],
+                "hints": [True, True, True], "started": "2026-12-06T10:00:00.000Z"}
+        hostile = [*GARBAGE, {"kind": "stale"},
+                   {"kind": "game", "name": "Cy", "record": {**game, "events": [{"seat": 1, "banked": 3}]}},   # out of turn
+                   {"kind": "game", "name": "Dora", "record": game},                                           # not her game
+                   {"kind": "game", "name": "Cy", "record": {**game, "names": ["Ann", "Ben", "C" * 500]}},
+                   {"kind": "game", "name": "Cy", "record": {**game, "hints": [True]}},
+                   {"kind": "game", "name": "Cy", "record": {**game, "started": 5}},
+                   {"kind": "game", "name": "Cy", "record": {**game, "target": 10 ** 9}}]
+        out["hostile_table"] = []
+        for h in hostile:
+            stranger.send(h)
+            C.wait_for_timeout(150)
+            out["hostile_table"].append({"record": C.evaluate("window.gonuts.record('table')"),
+                                         "joined": not C.locator("#table-joined").is_hidden(),
+                                         "said": C.locator("#join-error").inner_text(), "error": C.locator("#table-error").inner_text()})
+        stranger.send({"kind": "game", "name": "Cy", "record": game})
+        C.wait_for_selector("#table-joined.linked:not([hidden])")
+        out["adopted"] = {"record": C.evaluate("window.gonuts.record('table')"), "recent": C.evaluate("window.gonuts.record('recent')"),
+                          "own": own}
+        stranger.browser.close()
+        out["errors"] = ann.errors + cy.errors
+        for p in (ann, cy):
+            p.ctx.close()
+    print(json.dumps(out))
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    mode, page_url, where = sys.argv[1:4]
+    sys.exit((main if mode == "game" else strangers)(page_url, where))

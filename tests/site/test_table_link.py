@@ -43,21 +43,26 @@ def namespace_command():
     return None
 
 
-@pytest.fixture(scope="module")
-def game(tmp_path_factory):
+def play(tmp_path_factory, mode, players):
+    """The driver's `mode` ("game" or "strangers") on a page of these players, in the namespace: its JSON."""
     how = namespace_command()
     if how is None:
         pytest.skip("no network namespace can be made here (unshare -n needs root, unshare -rn user namespaces)")
-    folder = tmp_path_factory.mktemp("linked")
+    folder = tmp_path_factory.mktemp(f"linked-{mode}")
     page = folder / "gonuts.html"
     env = {**os.environ, "GONUTS_SOLVE_CACHE": str(tmp_path_factory.mktemp("linked-cache"))}
-    p = subprocess.run([sys.executable, "-m", "cli", "web", "--players", "3", "--rules", "rulebook", "--out", str(page)],
+    p = subprocess.run([sys.executable, "-m", "cli", "web", "--players", players, "--rules", "rulebook", "--out", str(page)],
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
-    run = subprocess.run([*how, "sh", "-c", 'ip link set lo up && exec "$0" "$@"', sys.executable, str(DRIVER),
+    run = subprocess.run([*how, "sh", "-c", 'ip link set lo up && exec "$0" "$@"', sys.executable, str(DRIVER), mode,
                           page.as_uri(), str(folder / "phones")], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-4000:]
-    out = json.loads(run.stdout)
+    return json.loads(run.stdout), folder
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    out, folder = play(tmp_path_factory, "game", "3")
     SHOTS.mkdir(parents=True, exist_ok=True)
     for shot in (folder / "phones" / "shots").glob("*.png"):
         shutil.copy(shot, SHOTS / shot.name)
@@ -85,7 +90,7 @@ def without_record(state):
 
 
 def test_the_driver_refuses_to_run_with_a_link_beyond_loopback(tmp_path):
-    p = subprocess.run([sys.executable, str(DRIVER), "file:///nowhere.html", str(tmp_path)], capture_output=True,
+    p = subprocess.run([sys.executable, str(DRIVER), "game", "file:///nowhere.html", str(tmp_path)], capture_output=True,
                        text=True, timeout=60)
     # here, outside the namespace, this machine has more than lo (else the refusal cannot be seen: say so)
     links = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout.count("\n")
@@ -171,3 +176,34 @@ def test_every_screen_of_the_pairing_fits_the_phone_and_axe_finds_nothing(game):
     audits = game["audits"]
     assert set(audits["Ann"]) == {"code-for-Ben", "code-for-Cy"} and set(audits["Cy"]) == {"answer", "joined"}
     assert all(found == [] for phone in audits.values() for found in phone.values()), audits
+
+
+@pytest.fixture(scope="module")
+def strangers(tmp_path_factory):
+    return play(tmp_path_factory, "strangers", "2,3")[0]
+
+
+def test_whatever_a_stranger_guest_sends_the_game_changes_only_by_its_own_legal_entry(strangers):
+    """A bare page with no code of ours, its codes made by the driver's own reading of the format (so an
+    independent packer's description connects), joins as Ben and sends garbage, binary, a framed message over
+    the limit, entries out of turn, for another seat, of another game, one the rules refuse, a stale one."""
+    assert strangers["first"]["kind"] == "game" and strangers["first"]["name"] == "Ben"
+    assert strangers["after_wrong"] == {"events": [], "stale": 3, "error": ""}
+    assert strangers["after_illegal"] == {"events": [{"seat": 0, "banked": 3}], "error": "", "stale": 2}
+    taken = strangers["taken"]
+    assert taken["events"] == [{"seat": 0, "banked": 3}, {"seat": 1, "roll": [2, 2, 1]}]
+    assert taken["hints"] == [True, False, True] and taken["last_heard"]["record"]["events"] == taken["events"]
+    assert strangers["errors"] == []
+
+
+def test_whatever_a_stranger_table_sends_the_guests_own_game_stays_until_a_whole_game_arrives(strangers):
+    own = strangers["adopted"]["own"]
+    for step in strangers["hostile_table"]:
+        assert step["record"] == own and not step["joined"] and step["error"] == ""
+    said = [step["said"] for step in strangers["hostile_table"] if step["said"]]
+    assert said[0] == "The other phone sent something this page does not understand."
+    assert "The table phone's game cannot be shown here: event 0: seat 1 is not the player to move (seat 0 is)" in said
+    assert said[-1].startswith("The table phone's game cannot be shown here: it is a game to 1,000,000,000")
+    adopted = strangers["adopted"]
+    assert adopted["record"]["names"] == ["Ann", "Ben", "Cy"] and adopted["record"]["events"] == [{"seat": 0, "banked": 3}]
+    assert adopted["recent"] == own                        # her own game, set aside: Resume takes it back

@@ -1,5 +1,5 @@
-/* What the phones at one table say to each other over their data channels, and how the table phone judges a
- * guest's entry. The table phone keeps the one game; each guest is a player, known by name (Play again changes
+/* What the phones at one table say to each other over their data channels (in frames: page/frames.js), and
+ * how the table phone judges a guest's entry. The table phone keeps the one game; each guest is a player, known by name (Play again changes
  * seats, never names). A message is JSON text from another phone: hostile until checked here.
  *
  *   table -> guest  {kind: "game", name, record}    the whole game, after every change and on connecting

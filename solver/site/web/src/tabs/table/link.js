@@ -13,7 +13,8 @@ import { store, raw } from "../../page/storage.js";
 import { say } from "../../page/gametab.js";
 import { offer, answer, opened } from "../../page/peer.js";
 import { drawQr, scan } from "../../page/qr.js";
-import { read, seatOf, current } from "../../page/protocol.js";
+import { read, seatOf, current, MESSAGE_MAX } from "../../page/protocol.js";
+import { frames, joiner } from "../../page/frames.js";
 import { GonutsInputError } from "../../core/errors.js";
 import { TABLE_KEY } from "./recent.js";
 
@@ -27,6 +28,8 @@ import { TABLE_KEY } from "./recent.js";
 
 /* The guest's mark on its copy: whose seat this phone plays, in which game (a copy of a game started elsewhere). */
 const JOINED_KEY = `${TABLE_KEY}.joined`;
+/* The refusal of a message that is not ours (page/protocol.js). */
+const GARBLED = "The other phone sent something this page does not understand.";
 /* An entry sent and not yet answered by the table phone: said after this long. */
 const ANSWER_MS = 5000;
 
@@ -36,7 +39,8 @@ const me = {
   /** @type {"alone" | "table" | "guest"} */ role: "alone",
   /** the guest's player */ name: "",
   /** the guest's channel to the table phone */ /** @type {Peer | null} */ peer: null,
-  /** the guest's entry waiting for an answer */ /** @type {number | null} */ pending: null,
+  /** the guest's entry waiting for an answer: the game's length it was made at, and the entry as text */
+  /** @type {{base: number, ev: string} | null} */ pending: null,
   pendingTimer: 0,
   /** the table phone's guests, by name */ /** @type {Map<string, {peer: Peer, sent: string}>} */ guests: new Map(),
   /** the pairing on screen (table phone) */ /** @type {{name: string, peer: import("../../page/peer.js").Offered} | null} */ pairing: null,
@@ -59,7 +63,16 @@ const GONE = ["disconnected", "failed", "closed"];
 /** @param {Peer | null} p */
 const connected = (p) => !!p && p.channel.readyState === "open" && !GONE.includes(p.pc.connectionState);
 /** @param {Peer} p @param {unknown} m */
-function send(p, m) { if (p.channel.readyState === "open") p.channel.send(JSON.stringify(m)); }
+function send(p, m) {
+  if (p.channel.readyState !== "open") return;
+  try { for (const f of frames(JSON.stringify(m))) p.channel.send(f); }
+  catch (e) { /* a channel closing as it is used: its close is drawn */ }
+}
+/** Each whole message arriving on a channel, in order. @param {Peer} p @param {(text: string) => void} fn */
+function onMessage(p, fn) {
+  const join = joiner(MESSAGE_MAX);
+  p.channel.addEventListener("message", (e) => { const text = join.take(e.data); if (text !== null) fn(text); });
+}
 
 function stopCamera() { if (me.camera) { me.camera.stop(); me.camera = null; } }
 /** Scan with the camera into a video until a code is read; an unreadable or refused camera is said in `box`.
@@ -124,7 +137,7 @@ async function pair(name) {
     share();
     drawLink();
   });
-  peer.channel.addEventListener("message", (e) => fromGuest(name, e.data));
+  onMessage(peer, (text) => fromGuest(name, text));
   peer.channel.addEventListener("close", () => drawLink());
   peer.pc.addEventListener("connectionstatechange", () => drawLink());
 }
@@ -170,7 +183,7 @@ async function join(code) {
   show($("join-answer"), true);
   /** @type {Promise<void>} one message at a time, in order */
   let queue = Promise.resolve();
-  peer.channel.addEventListener("message", (e) => { queue = queue.then(() => fromTable(peer, e.data)); });
+  onMessage(peer, (text) => { queue = queue.then(() => fromTable(peer, text)); });
   peer.channel.addEventListener("close", () => { if (me.peer === peer) { drawJoined(); hooks.draw(); } });
   peer.pc.addEventListener("connectionstatechange", () => { if (me.peer === peer) { drawJoined(); hooks.draw(); } });
 }
@@ -180,6 +193,7 @@ async function fromTable(peer, data) {
   let m;
   try { m = read(data, "table"); } catch (e) { return; }
   if (m.kind === "stale") {
+    if (me.pending === null) return;          // no entry of ours is waiting: nothing to say
     settled();
     showError($("table-error"), t("Another entry came first: yours was not taken. The game is as shown."));
     hooks.draw();
@@ -190,7 +204,11 @@ async function fromTable(peer, data) {
     if (seatOf(m.record, m.name) < 0) read("", "table");          // a game this phone's player is not in
     await hooks.adopt(m.record);
   }
-  catch (e) { showError($("join-error"), e instanceof GonutsInputError ? say(e) : String(e)); return; }
+  catch (e) {
+    if (!(e instanceof GonutsInputError)) throw e;
+    showError($("join-error"), e.key === GARBLED ? say(e) : t("The table phone's game cannot be shown here: {why}", { why: say(e) }));
+    return;
+  }
   const r = /** @type {TableRecord} */ (hooks.record());
   if (me.role !== "guest" || me.name !== m.name) {
     me.role = "guest"; me.name = m.name;
@@ -198,7 +216,9 @@ async function fromTable(peer, data) {
     $("table-join").open = false;
   }
   store.set(JOINED_KEY, { name: m.name, started: r.started });
-  settled();
+  // the answer to an entry waiting: the game holding it; another entry first is answered by "stale", which follows
+  const p = me.pending;
+  if (p && r.events.length > p.base && JSON.stringify(r.events[p.base]) === p.ev) settled();
   drawJoined();
   hooks.draw();
 }
@@ -208,7 +228,7 @@ function settled() { me.pending = null; clearTimeout(me.pendingTimer); }
 export function enter(ev) {
   const r = hooks.record();
   if (!r || !me.peer || me.pending !== null) return;
-  me.pending = r.events.length;
+  me.pending = { base: r.events.length, ev: JSON.stringify(ev) };
   send(me.peer, { kind: "entry", started: r.started, base: r.events.length, ev });
   me.pendingTimer = window.setTimeout(() => {
     me.pending = null;
