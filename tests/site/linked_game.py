@@ -113,6 +113,14 @@ class Phone:
         loc.tap()
         time.sleep(0.4)          # a person's pause: a second tap on one spot is a double tap, which the page ignores
 
+    def start_game(self, *names):
+        """A new table game on this phone, as ever: its players, Start."""
+        self.page.select_option("#table-players", str(len(names)))
+        for i, name in enumerate(names):
+            self.page.fill(f"#table-name-{i}", name)
+        self.page.locator("#table-setup button[type=submit]").click()
+        self.page.wait_for_selector("#table-game:not([hidden])")
+
     def enter_bank(self, n):
         """A whole turn entered as points banked, on this phone."""
         count = self.page.evaluate("window.gonuts.record('table').events.length")
@@ -221,12 +229,7 @@ def main(url: str, folder: str) -> int:
         phones = {"Ann": ann, "Ben": ben, "Cy": cy}
         t = Table(phones)
         # -- the table phone starts a 3-player game as ever
-        P = ann.page
-        P.select_option("#table-players", "3")
-        for i, nm in enumerate(("Ann", "Ben", "Cy")):
-            P.fill(f"#table-name-{i}", nm)
-        P.locator("#table-setup button[type=submit]").click()
-        P.wait_for_selector("#table-game:not([hidden])")
+        ann.start_game("Ann", "Ben", "Cy")
         # -- Ben and Cy join by QR, through the camera both ways
         out["codes"]["ben"] = pair(ann, ben, 1, look=True)
         out["codes"]["cy"] = pair(ann, cy, 2, look=True)
@@ -416,11 +419,7 @@ def strangers(url: str, folder: str) -> int:
         events = lambda phone: phone.page.evaluate("window.gonuts.record('table') && window.gonuts.record('table').events")  # noqa: E731
         # -- the stranger as Ben's phone
         P = ann.page
-        P.select_option("#table-players", "3")
-        for i, nm in enumerate(("Ann", "Ben", "Cy")):
-            P.fill(f"#table-name-{i}", nm)
-        P.locator("#table-setup button[type=submit]").click()
-        P.wait_for_selector("#table-game:not([hidden])")
+        ann.start_game("Ann", "Ben", "Cy")
         P.locator("#table-link summary").click()
         ann.tap("#table-link-seat-1")
         P.wait_for_selector("#table-link-pair:not([hidden]) svg.qr")
@@ -458,11 +457,7 @@ def strangers(url: str, folder: str) -> int:
         # -- a stranger as the table phone of Cy, who has a game of her own
         stranger = Stranger(pw, folder_)
         C = cy.page
-        C.select_option("#table-players", "2")
-        for i, nm in enumerate(("Xu", "Yan")):
-            C.fill(f"#table-name-{i}", nm)
-        C.locator("#table-setup button[type=submit]").click()
-        C.wait_for_selector("#table-game:not([hidden])")
+        cy.start_game("Xu", "Yan")
         cy.enter_bank(5)
         own = C.evaluate("window.gonuts.record('table')")
         C.locator("#table-join summary").click()
