@@ -128,6 +128,7 @@ async function pair(name) {
   $("table-link-code").textContent = peer.code;
   $("table-link-answer").value = "";
   show($("table-link-pair"), true);
+  $("table-link-pair").scrollIntoView({ block: "start" });        // the line and the code in sight, under the tab bar
   peer.channel.addEventListener("open", () => {
     const old = me.guests.get(name);
     if (old && old.peer !== peer) old.peer.pc.close();
@@ -181,6 +182,7 @@ async function join(code) {
   $("join-qr").replaceChildren(drawQr(peer.code, t("This phone's code, for the table phone")));
   $("join-code").textContent = peer.code;
   show($("join-answer"), true);
+  $("join-answer").scrollIntoView({ block: "start" });
   /** @type {Promise<void>} one message at a time, in order */
   let queue = Promise.resolve();
   onMessage(peer, (text) => { queue = queue.then(() => fromTable(peer, text)); });
