@@ -159,7 +159,7 @@ class Table:
         t0 = time.monotonic()
         for p in phones:
             p.page.wait_for_function("(n) => { const r = window.gonuts.record('table'); return r && r.events.length === n; }",
-                                     arg=n, timeout=10000)
+                                     arg=n, timeout=20000)
         return time.monotonic() - t0
 
     def enter(self, phone, what, others):
@@ -173,7 +173,7 @@ class Table:
         else:
             phone.page.locator("#table-bank-n").fill(str(what[1]))
             phone.tap("#table-bank button[type=submit]")
-        phone.page.wait_for_function("(n) => window.gonuts.record('table').events.length === n + 1", arg=n, timeout=10000)
+        phone.page.wait_for_function("(n) => window.gonuts.record('table').events.length === n + 1", arg=n, timeout=20000)
         lag = self.synced(n + 1, others)
         self.lags.append(lag)
         self.log.append([phone.name, what if isinstance(what, str) else list(what), round(lag, 3)])
@@ -244,12 +244,12 @@ def main(url: str, folder: str) -> int:
         t.turn(ann, [("bank", 4)], everyone)
         n = ann.state()["events"]
         box = ben.page.locator(roll_button(1, 1, 3)).bounding_box()
-        ben.page.evaluate("() => { setTimeout(() => { const end = performance.now() + 2500; while (performance.now() < end) {} }, 50); }")
+        ben.page.evaluate("() => { setTimeout(() => { const end = performance.now() + 4000; while (performance.now() < end) {} }, 50); }")
         time.sleep(0.3)
-        ann.page.locator(roll_button(3, 1, 1)).evaluate("(b) => { setTimeout(() => b.click(), 600); }")
+        ann.page.locator(roll_button(3, 1, 1)).evaluate("(b) => { setTimeout(() => b.click(), 900); }")
         ben.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)     # returns once Ben's phone is free
         t.synced(n + 1, everyone)
-        ben.page.wait_for_function("() => /came first/.test(document.getElementById('table-error').innerText)", timeout=10000)
+        ben.page.wait_for_function("() => /came first/.test(document.getElementById('table-error').innerText)", timeout=20000)
         out["checks"]["stale"] = {nm: p.state() for nm, p in phones.items()}
         t.turn(ben, ["stop"], everyone)
         # -- Cy reloads: her copy stays, not connected until she scans again
@@ -298,7 +298,7 @@ def main(url: str, folder: str) -> int:
         finished = ben.state()["record"]
         # -- Play again, on the table phone, reaches Cy: her finished copy is set aside, never lost
         ben.tap("#table-again")
-        cy.page.wait_for_function("(s) => window.gonuts.record('table').started !== s", arg=finished["started"], timeout=10000)
+        cy.page.wait_for_function("(s) => window.gonuts.record('table').started !== s", arg=finished["started"], timeout=20000)
         out["checks"]["again"] = {nm: p.state() for nm, p in (("Ben", ben), ("Cy", cy))}
         out["checks"]["again"]["cy_recent"] = cy.page.evaluate("window.gonuts.record('recent')")
         out["record"] = finished
@@ -394,7 +394,7 @@ class Stranger:
                                [("+" if k < len(pieces) - 1 else "=") + p for k, p in enumerate(pieces)])
 
     def heard(self, n: int) -> list:
-        self.page.wait_for_function("(n) => s.got.length >= n", arg=n, timeout=10000)
+        self.page.wait_for_function("(n) => s.got.length >= n", arg=n, timeout=20000)
         return [m if m == "(binary)" else json.loads(m) for m in self.page.evaluate("s.got")]
 
 
