@@ -10,7 +10,8 @@
 import { $, el, show, showError } from "../../page/dom.js";
 import { t, onLanguage } from "../../page/i18n.js";
 import { store, raw } from "../../page/storage.js";
-import { say } from "../../page/gametab.js";
+import { say, sayEntry } from "../../page/gametab.js";
+import { core } from "../../page/context.js";
 import { offer, answer, opened } from "../../page/peer.js";
 import { drawQr, scan } from "../../page/qr.js";
 import { read, seatOf, current, MESSAGE_MAX } from "../../page/protocol.js";
@@ -225,11 +226,15 @@ async function fromTable(peer, data) {
   hooks.draw();
 }
 function settled() { me.pending = null; clearTimeout(me.pendingTimer); }
-/** A guest's entry on its own turn: checked by the rules here (the caller), decided by the table phone.
- * @param {GameEvent} ev */
-export function enter(ev) {
+/** A guest's entry on its own turn: checked by the rules here (a refusal said as on one phone), decided by the
+ * table phone. Returns whether it was sent.
+ * @param {GameEvent} ev @param {State} st @param {import("../../core/types.js").Context} ctx */
+export function enter(ev, st, ctx) {
   const r = hooks.record();
-  if (!r || !me.peer || me.pending !== null) return;
+  if (!r || !me.peer || me.pending !== null) return false;
+  try { core.apply(core.copy(st), ev, r.events.length, ctx); }
+  catch (e) { showError($("table-error"), sayEntry(e)); return false; }
+  showError($("table-error"), "");
   me.pending = { base: r.events.length, ev: JSON.stringify(ev) };
   send(me.peer, { kind: "entry", started: r.started, base: r.events.length, ev });
   me.pendingTimer = window.setTimeout(() => {
@@ -238,6 +243,7 @@ export function enter(ev) {
     hooks.draw();
   }, ANSWER_MS);
   hooks.draw();
+  return true;
 }
 /** A guest's own advice switch, kept in the table phone's game. @param {boolean} on */
 export function askHints(on) { if (me.peer) send(me.peer, { kind: "hints", on }); }

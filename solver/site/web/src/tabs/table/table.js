@@ -8,16 +8,16 @@ import { core, PLAYERS } from "../../page/context.js";
 import { $, el, show, showError, fillSelect, afterPaint } from "../../page/dom.js";
 import { t, words, onLanguage } from "../../page/i18n.js";
 import { store, keepStorage, fullToSetAside } from "../../page/storage.js";
-import { openTab, onShown } from "../../page/tabs.js";
+import { onShown } from "../../page/tabs.js";
 import { tap, redrawn, oneAtATime } from "../../page/taps.js";
 import { graphemes, sameName } from "../../page/names.js";
 import { drawAdvice, tossUp } from "../../page/advice.js";
 import { showGrid, warmGrids, onRoll } from "./grids.js";
 import { owner } from "../../page/owner.js";
 import { ready, readyFor, gameOf, checkTarget, houseRule, targetOf, wholeNumber, say, newRecord, describe, drawLog, pushEntered, undoEntered, hold,
-  playersText, register, backupOf, lossPerDecision, readingOf, sayEntry } from "../../page/gametab.js";
+  playersText, register, backupOf, readingOf } from "../../page/gametab.js";
 import { refuse } from "../../core/errors.js";
-import { initSetup, setupChanged, remember, fillFrom, nextSetup, coloursOf, cleanName, NAME_MAX } from "./setup.js";
+import { initSetup, setupChanged, remember, fillFrom, coloursOf, cleanName, NAME_MAX } from "./setup.js";
 import { TABLE_KEY, RECENT_KEY, recent, lines, setAside, takeOut } from "./recent.js";
 import * as history from "./history.js";
 import { drawStrip } from "./strip.js";
@@ -25,6 +25,7 @@ import { wakeWhile } from "../../page/wake.js";
 import { welcomed } from "../../page/welcome.js";
 import { notesOf, noteText, stepped, sayNow, drawSaid } from "./said.js";
 import { openChange, closeChange, changing } from "./change.js";
+import { drawOver } from "./over.js";
 import { startLink, drawn as linkDrawn, readOnly, enter, askHints, leave, role, guestSeat, restoreRole, linkOpen } from "./link.js";
 
 /** @typedef {import("../../core/types.js").GameRecord} GameRecord */
@@ -115,16 +116,8 @@ initSetup(begin);
 /** @type {import("../../page/gametab.js").Entered} */
 export const TABLE = { mode: "table", key: TABLE_KEY, state: table, draw: () => drawTable(),
   stepped: (was, now, ev) => { closeChange(); stepped(rec(), /** @type {any} */ (table.ctx), was, now, ev.roll, rec().names); } };
-/** An entry made on this phone: the game's own, or on a guest's phone, checked by the rules here and sent to the
- * table phone, which keeps the game (tabs/table/link.js). @param {GameEvent} ev */
-function push(ev) {
-  if (role() !== "guest") return pushEntered(TABLE, ev);
-  try { core.apply(core.copy(state()), ev, rec().events.length, /** @type {import("../../core/types.js").Context} */ (table.ctx)); }
-  catch (e) { showError($("table-error"), sayEntry(e)); return false; }
-  showError($("table-error"), "");
-  enter(ev);
-  return true;
-}
+/** An entry made here (a guest's goes to the table phone: link.js). @param {GameEvent} ev */
+const push = (ev) => (role() === "guest" ? enter(ev, state(), /** @type {any} */ (table.ctx)) : pushEntered(TABLE, ev));
 onRoll((roll) => push({ seat: state().seat, roll }));
 
 /** The advice switches, drawn again only when they or the language change. @param {TableRecord} r */
@@ -254,7 +247,7 @@ function drawTable() {
   const edit = lastEdit(r);
   $("table-undo").textContent = edit ? t("Undo: the change of entry {k}", { k: edit.k + 1 }) : last ? t("Undo: {what}", { what: describe(last, names) }) : t("Undo");
   drawHints(r);
-  drawOver(r, st);
+  drawOver(r, st, (next) => begin(next), () => table.record);
   const notes = notesOf(r);
   drawLog($("table-log"), r, names, { note: (i) => { const n = notes[i]; return n ? noteText(n, names) : null; }, change: true });
   if (!changing()) closeChange();
@@ -268,9 +261,7 @@ function drawTable() {
   }
   wasFollowing = following;
   // a guest's own advice switch works on every turn while the table phone is there
-  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ ($("table-hints").querySelectorAll("button"))) {
-    b.disabled = own.following() || (role() === "guest" && !linkOpen());
-  }
+  for (const b of $("table-hints").querySelectorAll("button")) /** @type {HTMLButtonElement} */ (b).disabled = own.following() || (role() === "guest" && !linkOpen());
   $("table-undo").disabled = following || !last || role() === "guest";     // undo and changes stay with the table phone
   if (away || (!$("panel-table").hidden && !r.events.length)) window.scrollTo(0, 0);
   keepAwake();
@@ -283,35 +274,6 @@ function drawColours(r) {
   if (game.dataset.colours === key) return;
   game.dataset.colours = key;
   colours.forEach((c, k) => game.style.setProperty(`--seat${k}`, `var(--hue${c})`));
-}
-/** The end: the winner at once, then every seat's review (one replay, one backup per turn, one luck split), drawn
- * after the tap's paint: a long game's review must not hold up the tap that ends it.
- * @param {TableRecord} r @param {State} st */
-function drawOver(r, st) {
-  const over = $("table-over");
-  show(over, st.phase === "over");
-  if (st.phase !== "over") { over.dataset.drawn = ""; over.removeAttribute("aria-busy"); return; }
-  // the entries themselves: a changed past entry of a finished game changes its score and its reviews
-  const drawn = `${r.started}|${JSON.stringify(r.events)}|${words.lang}|${JSON.stringify(r.names)}`;
-  if (over.dataset.drawn === drawn) return;
-  over.dataset.drawn = drawn;
-  const total = el("p", { class: "total" }, el("bdi", { text: r.names[/** @type {number} */ (st.winner)] }), ` ${t("wins, {scores}.", { scores: st.scores.join(" \u2013 ") })}`);
-  const again = el("button", { id: "table-again", class: "primary", type: "button", text: t("Play again") });
-  again.addEventListener("click", tap(() => { begin(nextSetup(r)); }));
-  const button = el("button", { id: "table-to-review", type: "button", text: t("Review every player") });
-  button.addEventListener("click", () => openTab("review", { source: "table" }));
-  const actions = el("div", { class: "actions" }, again, button);
-  over.replaceChildren(total, actions);
-  over.setAttribute("aria-busy", "true");
-  afterPaint(() => {
-    if (over.dataset.drawn !== drawn || table.record !== r) return;        // another draw since
-    over.removeAttribute("aria-busy");
-    const rows = core.reviews(r).map((rv, k) => el("p", { class: "seat-review", "data-seat": String(k), "data-loss": String(rv.total_loss_points) },
-      el("bdi", { text: r.names[k] }), rv.decisions.length
-        ? `: ${lossPerDecision(rv.decisions.length, rv.total_loss_points)}`
-        : `: ${t("no decisions to review (turns entered as banked totals).")}`));
-    actions.after(...rows);
-  });
 }
 $("table-roll").addEventListener("click", tap(() => push({ seat: state().seat, choice: "roll" })));
 $("table-stop").addEventListener("click", tap(() => push({ seat: state().seat, choice: "stop" })));
@@ -411,21 +373,17 @@ $("table-take").addEventListener("click", () => own.take(true));
 /** Draw the tab after a restore. */
 export function drawAll() { restoreRole(); drawRecent(); drawTable(); }
 
-/** A guest takes the table phone's game: checked as a saved game is, its data made ready; a game of its own (or
- * the table's previous one, after Play again) is set aside first, never lost. @param {any} r */
+/** A guest takes the table phone's game, checked as a saved game is; its own is set aside first. @param {any} r */
 async function adopt(r) {
   core.replay(r); checkTable(r); checkTarget(r);
   if (typeof r.started !== "string" || !Array.isArray(r.hints) || r.hints.length !== r.players) refuse("it has no names for its players");
   await readyFor(r);
   const was = table.record;
   if (was && was.started !== r.started && !setAside(was, table.st)) refuse("This browser's storage is full: the game on screen could not be set aside, so it stays. Export it, or free some space, to start another.");
-  const same = !!was && was.started === r.started && was.events.length === r.events.length;
-  hold(table, r);
-  if (!same) table.nuts = 0;
-  save();
+  if (!was || was.started !== r.started || was.events.length !== r.events.length) table.nuts = 0;
+  hold(table, r); save();
   $("table-new").open = false;
-  drawRecent();
-  drawTable();
+  drawRecent(); drawTable();
 }
 startLink({
   record: () => /** @type {TableRecord | null} */ (table.record), state: () => table.st,
