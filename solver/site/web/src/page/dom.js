@@ -1,4 +1,4 @@
-/* Small DOM helpers: find, make, say an error, fill a select, download a file. */
+/* Small DOM helpers: find, make, say an error, fill a select, download a file, a worker script as a blob. */
 
 /** What a page element is used as here: a form control, a details box or a plain element.
  * @typedef {HTMLElement & {value: string, checked: boolean, disabled: boolean, open: boolean, max: string,
@@ -46,3 +46,10 @@ export function download(name, type, text) {
   document.body.append(a); a.click(); a.remove();
   setTimeout(() => URL.revokeObjectURL(/** @type {HTMLAnchorElement} */ (a).href), 1000);
 }
+
+/** A worker's script, carried as text inside the single file or a file of the site ({text} or {url}), as a blob's
+ * address: a blob worker runs under the page's own Content-Security-Policy (a worker fetched from a file would
+ * run under the headers of whatever serves it). @param {{text?: string, url?: string}} where @returns {Promise<string>} */
+export const scriptUrl = (where) => (where.text !== undefined ? Promise.resolve(where.text)
+  : fetch(/** @type {string} */ (where.url)).then((res) => { if (!res.ok) throw new Error(`HTTP ${res.status}`); return res.text(); }))
+  .then((text) => URL.createObjectURL(new Blob([text], { type: "text/javascript" })));

@@ -3,6 +3,7 @@
  * own (src/scanner.js: the page's script does not carry jsQR, and the page stays responsive while it reads). */
 import qrcode from "qrcode-generator";
 import { data } from "./context.js";
+import { scriptUrl } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 /* Frames looked at per second while scanning: enough to feel instant, little work for a phone. */
@@ -37,10 +38,7 @@ let readerUrl = null;
  * the page's own Content-Security-Policy (page/solving.js starts the solver's the same way). */
 function readerScript() {
   if (!readerUrl) {
-    const w = data.scanner;
-    readerUrl = (w.text !== undefined ? Promise.resolve(w.text)
-      : fetch(w.url).then((res) => { if (!res.ok) throw new Error(`HTTP ${res.status}`); return res.text(); }))
-      .then((text) => URL.createObjectURL(new Blob([text], { type: "text/javascript" })));
+    readerUrl = scriptUrl(data.scanner);
     readerUrl.catch(() => { readerUrl = null; });
   }
   return readerUrl;

@@ -5,7 +5,7 @@
  * its progress and Cancel ends it, leaving the page as it was. The values are kept (page/kept.js), so the next
  * game at that target starts at once, offline. */
 import { data, core } from "./context.js";
-import { $, show, el, afterPaint, sleep } from "./dom.js";
+import { $, show, el, afterPaint, sleep, scriptUrl } from "./dom.js";
 import { t, words, onLanguage } from "./i18n.js";
 import * as kept from "./kept.js";
 import { GonutsInputError, refuse } from "../core/errors.js";
@@ -84,10 +84,7 @@ let workerUrl = null;
 /** The worker's script (inside the single file, a file of the site) as a blob's address. */
 function workerScript() {
   if (!workerUrl) {
-    const w = data.solve.worker;
-    workerUrl = (w.text !== undefined ? Promise.resolve(w.text)
-      : fetch(w.url).then((res) => { if (!res.ok) throw new Error(`HTTP ${res.status}`); return res.text(); }))
-      .then((text) => URL.createObjectURL(new Blob([text], { type: "text/javascript" })));
+    workerUrl = scriptUrl(data.solve.worker);
     workerUrl.catch(() => { workerUrl = null; });
   }
   return workerUrl;
