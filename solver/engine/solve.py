@@ -140,6 +140,7 @@ class SolveResult:
     several: int = 0                # ... of them, with several pure equilibria (one picked by ``SELECTION``)
     spread: float = 0.0             # the largest difference between an orbit's equilibria of any chance there
     mixed: Mixed = field(default_factory=Mixed.none)   # decisions played mixed (orbits with no pure equilibrium)
+    orbits: tuple[np.ndarray, np.ndarray] | None = None  # with keep_orbits: (representatives, per-orbit STATS rows)
 
     def equilibrium(self) -> dict[str, Any]:
         """What a table's meta says of the equilibrium: the rule that picks one, and how often it had to."""
@@ -162,6 +163,46 @@ class SolveResult:
     def first_player_win(self) -> float:
         """The first player's win probability at 0-0."""
         return float(self.start_win[(0,) * self.players + (0,)])
+
+
+def corner_report(result: SolveResult, targets: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """What a solve of each smaller target would report, read off one solve (``solve(..., keep_orbits=True)``) of
+    the same game to a larger target: the game to T is its corner (docs/model.md, "The corner"), whose orbits
+    are the orbits all of whose scores are at least G - T. For each T: converged, residual, iterations, the
+    orbits searched, with several equilibria, the mixed decisions, the spread and the first player's chance at
+    0-0, as ``SolveResult`` and its ``equilibrium()`` say them of a solve of T."""
+    if result.orbits is None:
+        raise ValueError("corner_report needs a solve made with keep_orbits=True")
+    reps, stats = result.orbits
+    N, G = result.players, result.target
+    low = np.full(len(reps), G - 1, dtype=np.int64)
+    rest = reps.copy()
+    for _ in range(N):                                   # the smallest score of each orbit's representative
+        low = np.minimum(low, rest % G)
+        rest //= G
+    need = G - low                                       # the smallest target whose corner holds the orbit
+    size = G + 1
+    searched = (stats[:, 3] > 0) | (stats[:, 4] >= 0)
+    counts = {name: np.cumsum(np.bincount(need, weights=w.astype(np.float64), minlength=size))
+              for name, w in (("searched", searched), ("several", stats[:, 3] > 1),
+                              ("mixed", (stats[:, 4] >= 0).astype(np.int64) + (stats[:, 8] >= 0)),
+                              ("unconverged", stats[:, 2] != 1.0))}
+    tops = {}
+    for name, col in (("residual", 1), ("iterations", 0), ("spread", 7)):
+        top = np.zeros(size)
+        np.maximum.at(top, need, stats[:, col])
+        tops[name] = np.maximum.accumulate(top)
+    out: dict[int, dict[str, Any]] = {}
+    for T in targets:
+        if not 1 <= T <= G:
+            raise ValueError(f"target {T} is not a corner of the game to {G}")
+        residual = float(tops["residual"][T])
+        out[T] = {"converged": bool(counts["unconverged"][T] == 0) and residual <= result.tolerance,
+                  "residual": residual, "iterations": int(tops["iterations"][T]),
+                  "searched": int(counts["searched"][T]), "several": int(counts["several"][T]),
+                  "mixed": int(counts["mixed"][T]), "spread": float(tops["spread"][T]),
+                  "first_player_win": float(result.start_win[(G - T,) * N + (0,)])}
+    return out
 
 
 def kernel_mixes(per_seat: Sequence[Mixed | None], states: int) -> Mixes:
@@ -231,7 +272,7 @@ def model_arrays(model: TurnModel, target: int) -> ModelArrays:
         raise ValueError(f"turn model gain distributions have {dists.shape[1]} bins, target {target} needs "
                          f"{target + 1}")
     tails = np.zeros((len(dists), target + 2))
-    tails[:, :-1] = np.cumsum(dists[:, ::-1], axis=1)[:, ::-1]
+    tails[:, :-1] = model.tails                     # the model's exact tails, not a sum from the target down
     abs_used = np.zeros(len(dists), dtype=np.bool_)
     rel_used = np.zeros(len(dists), dtype=np.bool_)
     abs_used[en["dist"][~en["rel"]]] = True
@@ -279,7 +320,7 @@ def _check_resume(state: Mapping[str, Any], N: int, G: int, D: int, norbits: int
 def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE,
           store_values: bool | None = None, progress: Progress | None = None,
           resume: Mapping[str, Any] | None = None, checkpoint: Checkpoint | None = None,
-          other_extreme: bool = False) -> SolveResult:
+          other_extreme: bool = False, keep_orbits: bool = False) -> SolveResult:
     """Solve the game for max-n optimal play. See the module docstring.
 
     ``other_extreme`` picks, where an orbit has several equilibria, the one with the smallest sum instead of
@@ -287,6 +328,8 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
     ``progress(done, total)`` is called after each layer, in units of work (``layer_work``).
     ``resume`` is a saved state from ``checkpoint`` (a callable taking a dict of
     arrays after each layer, returning nothing) to continue from.
+    ``keep_orbits`` keeps every orbit's representative and stats in ``orbits`` (``corner_report`` reads every
+    smaller target's report off them).
     """
 
     t0 = time.perf_counter()
@@ -343,4 +386,5 @@ def solve(model: TurnModel, players: int, target: int, *, tol: float = TOLERANCE
         searched=int(np.count_nonzero((stats[:, 3] > 0) | (stats[:, 4] >= 0))),
         several=int(np.count_nonzero(stats[:, 3] > 1)), mixed=Mixed.from_stats(stats),
         spread=float(stats[:, 7].max()) if len(stats) else 0.0,
+        orbits=(reps, stats) if keep_orbits else None,
     )

@@ -20,20 +20,29 @@ Only the last step rounds, once per bin (``int / int`` is correctly rounded).
 No floating-point operation, BLAS kernel, SIMD loop or libm call comes before
 it, so the bits depend on nothing but the rules.
 
-**Truncation.** The sum over m stops after the first tick m (checked every few
-ticks) at which what every later tick can still add, at most
-P(T > m) * P(Binomial(n M, p_acorn) < cap) (longer rounds only throw more, so
-the mass they leave below the cap can only shrink), is under 2^-64 of the
-smallest non-zero bin: each bin is then the exact infinite sum to a relative
-2^-64, far inside the half-ulp (2^-53) of the rounding that follows. The
-distribution is cut at ``cap`` with all the mass of gains >= cap in the last
-bin, one minus the others, exactly.
+**Truncation, and why the cap does not matter.** The sum over m stops after the
+first tick m (checked every few ticks) at which what every later tick can still
+add, at most ``left`` = P(T > m) * P(Binomial(n M, p_acorn) < cap) (longer rounds
+only throw more, so the mass they leave below the cap can only shrink), is under
+2^-64 of the smallest non-zero bin *and* cannot change the rounding of any bin
+or any tail: each bin's exact value lies in [U, U + left] (over the common
+denominator) and each tail P(gain >= h) in [1 - S_h - left, 1 - S_h], S_h the
+sum of the bins below h, and the sum goes on until both ends of every interval
+round to the same double. Every bin and every tail is then the correctly
+rounded value of the exact infinite sum: a number that depends on the gain and
+the rules only, never on the cap. That is what makes a game to target T the
+exact corner of the same game to any larger target (docs/model.md, "The
+corner"): the kernel reads a distribution's bins below the distance to the
+target and its tail at that distance, and both are the same bits whatever the
+target. The distribution is cut at ``cap`` with the tail P(gain >= cap) in the
+last bin.
 Twin in the page: ``solver/site/web/src/core/payout.js``.
 """
 from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -108,20 +117,52 @@ def nuts_gain_numerators(n_dice: int, opponents: int, p_dog: Any, p_acorn: Any, 
         if left == 0:
             break
         smallest = min((u for u in U if u), default=0)
-        if smallest and (left << _REL_BITS) < smallest:
+        if smallest and (left << _REL_BITS) < smallest and _decided(U, left, Gm ** k * Fn):
             break
     else:
         raise RulesError("dog: a Go Nuts! round is too long to tabulate exactly (dog face too rare)")
     return U, Gm ** k * Fn, m
 
 
+def _decided(U: np.ndarray, left: int, den: int) -> bool:
+    """Whether no later tick can change the rounding of any bin (exact value in [u, u + left] / den) or any
+    tail P(gain >= h), h = 1..cap (in [den - S_h - left, den - S_h] / den, S_h the bins below h)."""
+    if left == 0:
+        return True
+    below = 0
+    for u in U:
+        u = int(u)
+        if u / den != (u + left) / den:
+            return False
+        below += u
+        if (den - below) / den != (den - below - left) / den:
+            return False
+    return True
+
+
+@lru_cache(maxsize=64)
+def _gain(n_dice: int, opponents: int, p_dog: Fraction, p_acorn: Fraction, speed: Fraction,
+          cap: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """(P(gain = g) for g < cap, P(gain >= h) for h = 0..cap), each the exact value rounded once."""
+    U, den, _ = nuts_gain_numerators(n_dice, opponents, p_dog, p_acorn, speed, cap)
+    pmf = tuple(int(u) / den for u in U)
+    tails, below = [], 0
+    for u in U:
+        tails.append((den - below) / den)
+        below += int(u)
+    tails.append((den - below) / den)
+    return pmf, tuple(tails)
+
+
 def nuts_gain_pmf(n_dice: int, opponents: int, p_dog: Any, p_acorn: Any, speed: Any, cap: int) -> np.ndarray:
     """P(gain = g) for g = 0..cap, with P(gain >= cap) in the last bin; each entry the exact value rounded once."""
-    U, den, _ = nuts_gain_numerators(n_dice, opponents, p_dog, p_acorn, speed, cap)
-    out = np.empty(cap + 1)
-    out[:cap] = [u / den for u in U]
-    out[cap] = (den - int(U.sum())) / den
-    return out
+    pmf, tails = _gain(n_dice, opponents, Fraction(p_dog), Fraction(p_acorn), Fraction(speed), cap)
+    return np.array(pmf + tails[-1:])
+
+
+def nuts_gain_tails(n_dice: int, opponents: int, p_dog: Any, p_acorn: Any, speed: Any, cap: int) -> np.ndarray:
+    """P(gain >= h) for h = 0..cap, each the exact value rounded once (the last is ``nuts_gain_pmf``'s last bin)."""
+    return np.array(_gain(n_dice, opponents, Fraction(p_dog), Fraction(p_acorn), Fraction(speed), cap)[1])
 
 
 def nuts_payout_table(rules: Rules) -> np.ndarray:
@@ -130,6 +171,16 @@ def nuts_payout_table(rules: Rules) -> np.ndarray:
     for n in range(1, 6):
         table[n] = nuts_gain_pmf(n, rules.players - 1, rules.dog_chance, rules.acorn_chance,
                                  rules.speed_fraction, rules.target)
+    return table
+
+
+def nuts_tail_table(rules: Rules) -> np.ndarray:
+    """Row n (1..5): P(gain >= h) of a round played with n dice, h = 0..target (row 0 all zero): the tails the
+    kernel reads, exact and rounded once, so that they do not depend on the target (module docstring)."""
+    table = np.zeros((6, rules.target + 1))
+    for n in range(1, 6):
+        table[n] = nuts_gain_tails(n, rules.players - 1, rules.dog_chance, rules.acorn_chance,
+                                   rules.speed_fraction, rules.target)
     return table
 
 

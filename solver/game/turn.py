@@ -11,7 +11,10 @@ n in 1..D (for Go Nuts! the live dice). Rolling at (t, n) has chance outcomes:
 * **endings** ``(n, p, j, rel)``: with probability p the turn ends with a gain
   drawn from distribution ``dists[j]`` (pmf over 0..target, the last bin lumping
   everything >= target); if ``rel`` the gain is added to t, otherwise it
-  replaces it.
+  replaces it. ``tails[j][h]`` is P(gain >= h), h = 0..target, given on its own
+  (exact, rounded once: ``payout.nuts_tail_table``) rather than summed from the
+  bins, since a sum from the target down would make the values depend on the
+  target and not only on the distance to it (docs/model.md, "The corner").
 
 Stopping at (t, n) ends the turn with gain t. The turn opens at (0, start)
 with a forced roll.
@@ -26,7 +29,7 @@ import numpy as np
 
 from solver.errors import RulesError
 from solver.game.moves import BUST, NUTS, roll_table
-from solver.game.payout import nuts_payout_table
+from solver.game.payout import nuts_payout_table, nuts_tail_table
 from solver.game.rules import N_DICE, Rules
 
 
@@ -38,6 +41,7 @@ class TurnModel:
     moves: np.ndarray       # structured: src, p, da, dst
     endings: np.ndarray     # structured: src, p, dist, rel
     dists: np.ndarray       # (n_dists, target + 1)
+    tails: np.ndarray       # (n_dists, target + 1): P(gain >= h)
 
     def __post_init__(self) -> None:
         self.check()
@@ -58,6 +62,11 @@ class TurnModel:
                 raise RulesError(f"turn model {self.name}: bad ending {e}")
         if np.any(self.dists < 0) or not np.allclose(self.dists.sum(axis=1), 1.0, rtol=0, atol=1e-12):
             raise RulesError(f"turn model {self.name}: a gain distribution is not a pmf")
+        tails = self.tails
+        if (tails.shape != self.dists.shape or np.any(tails[:, 0] != 1.0) or np.any(tails[:, -1] != self.dists[:, -1])
+                or np.any(np.diff(tails, axis=1) > 0)
+                or not np.allclose(tails[:, :-1] - tails[:, 1:], self.dists[:, :-1], rtol=0, atol=1e-12)):
+            raise RulesError(f"turn model {self.name}: the tails are not those of the gain distributions")
         for n in range(1, D + 1):
             total = self.moves["p"][self.moves["src"] == n].sum() + self.endings["p"][self.endings["src"] == n].sum()
             if abs(total - 1.0) > 1e-12:
@@ -74,6 +83,8 @@ def gonuts_turn(rules: Rules, payouts: np.ndarray) -> TurnModel:
     bust = np.zeros(cap + 1)
     bust[0] = 1.0
     dists = [bust] + [payouts[n] for n in range(1, N_DICE + 1)]
+    tails = nuts_tail_table(rules)
+    tails[0, 0] = 1.0
     moves, endings = [], []
     for n, rolls in roll_table(rules)[1].items():
         for kind, p, x, live in rolls:
@@ -84,7 +95,7 @@ def gonuts_turn(rules: Rules, payouts: np.ndarray) -> TurnModel:
             else:
                 moves.append((n, p, x, live))
     return TurnModel("gonuts", N_DICE, N_DICE, np.array(moves, MOVE), np.array(endings, ENDING),
-                     np.array(dists))
+                     np.array(dists), tails)
 
 
 def pig_turn(rules: Rules) -> TurnModel:
@@ -93,7 +104,7 @@ def pig_turn(rules: Rules) -> TurnModel:
     bust[0] = 1.0
     moves = [(1, 1 / 6, k, 1) for k in range(2, 7)]
     return TurnModel("pig", 1, 1, np.array(moves, MOVE), np.array([(1, 1 / 6, 0, False)], ENDING),
-                     bust[None, :])
+                     bust[None, :], bust[None, :].copy())
 
 
 def game_model(rules: Rules, table: Any = None) -> TurnModel:

@@ -345,3 +345,54 @@ def test_progress_counts_the_work_of_each_layer():
     seen = []
     solve(turn_model(Rules.from_options(players=2, target=12)), 2, 12, progress=lambda d, t: seen.append((d, t)))
     assert seen[-1][0] == seen[-1][1] and all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
+
+
+def _corner(r, target):
+    """The arrays of a solve ``r`` in its corner where every score is at least r.target - target: the game to
+    ``target`` (the values depend on the distances to the target only), with the turn axis cut there."""
+    N, o = r.players, r.target - target
+    sl = (slice(o, None),) * N
+    out = {"start_win": r.start_win[sl], "roll": r.roll[sl][..., :target, :]}
+    if r.roll_win is not None:
+        out.update(roll_win=r.roll_win[sl][..., :target, :], stop_win=r.stop_win[sl][..., :target, :])
+    return out
+
+
+@pytest.mark.parametrize("speed", [0.5, 1, 2])
+@pytest.mark.parametrize("reading", ["rulebook", "summary"])
+@pytest.mark.parametrize("players, small, large", [(2, 20, 31), (3, 12, 19), (4, 10, 14)])
+def test_a_game_is_the_corner_of_the_same_game_to_any_larger_target_bit_for_bit(players, small, large, reading,
+                                                                                 speed):
+    """Every array of the game to ``small`` is the corner of the game to ``large``, to the bit (before the tails
+    were exact, most of these pairs differed in the last bit of start_win)."""
+    rules = Rules.from_options(players=players, target=small, reading=reading, speed=speed)
+    a = solve(turn_model(rules), players, small, store_values=True)
+    b = solve(turn_model(Rules.from_options(players=players, target=large, reading=reading, speed=speed)),
+              players, large, store_values=True)
+    for name, want in _corner(b, small).items():
+        got = getattr(a, name)
+        assert got.dtype == want.dtype and got.tobytes() == np.ascontiguousarray(want).tobytes(), name
+
+
+def test_pig_is_the_corner_of_a_larger_pig_bit_for_bit():
+    a = solve(turn_model(Rules(game="pig", target=30)), 2, 30)
+    b = solve(turn_model(Rules(game="pig", target=47)), 2, 47)
+    for name, want in _corner(b, 30).items():
+        assert getattr(a, name).tobytes() == np.ascontiguousarray(want).tobytes(), name
+
+
+@pytest.mark.parametrize("players, reading, speed", [(3, "rulebook", 1), (4, "summary", 0.5), (2, "rulebook", 2)])
+def test_one_solve_reports_every_smaller_target_as_its_own_solve_would(players, reading, speed):
+    """``corner_report`` of the game to 14 (or 22) says of each smaller target what a solve of that target says."""
+    from solver.engine.solve import corner_report
+    large = 14 if players == 4 else 22
+    big = solve(turn_model(Rules.from_options(players=players, target=large, reading=reading, speed=speed)),
+                players, large, keep_orbits=True)
+    report = corner_report(big, range(1, large + 1))
+    for T in (1, 5, 9, large):
+        r = solve(turn_model(Rules.from_options(players=players, target=T, reading=reading, speed=speed)), players, T)
+        assert report[T] == {"converged": r.converged, "residual": r.residual, "iterations": r.iterations,
+                             "searched": r.searched, "several": r.several, "mixed": len(r.mixed), "spread": r.spread,
+                             "first_player_win": r.first_player_win}, T
+    with pytest.raises(ValueError, match="keep_orbits"):
+        corner_report(solve(turn_model(Rules(players=2, target=5)), 2, 5), [3])

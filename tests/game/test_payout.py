@@ -5,7 +5,7 @@ from math import comb, log, sqrt
 import numpy as np
 import pytest
 
-from solver.game.payout import nuts_gain_mean, nuts_gain_pmf, nuts_payout_table
+from solver.game.payout import nuts_gain_mean, nuts_gain_pmf, nuts_gain_tails, nuts_payout_table
 from solver.game.rules import Rules
 from solver.reference.simulate import simulate_nuts_round
 
@@ -55,6 +55,19 @@ def test_every_bin_is_the_closed_form_rounded_once(n, k, faces, dog):
     want = [float(x) for x in _closed_form_pmf(n, k, pd, pa, cap)]
     assert ours[:cap].tolist() == want
     assert ours[cap] == float(1 - sum(_closed_form_pmf(n, k, pd, pa, cap)))
+
+
+@pytest.mark.parametrize("n, k, faces, dog", [(1, 1, (2, 3, 1), (1, 5)), (5, 3, (2, 3, 1), (1, 5)),
+                                              (4, 2, (1, 1, 1), (2, 3))])
+def test_every_tail_is_the_closed_form_rounded_once_whatever_the_cap(n, k, faces, dog):
+    """P(gain >= h) is the exact infinite sum rounded once, and so are the bins: none depends on the cap, which
+    is what makes a game to a target the corner of the same game to any larger target."""
+    pa, pd = Fraction(faces[0], sum(faces)), Fraction(dog[0], sum(dog))
+    exact = _closed_form_pmf(n, k, pd, pa, 40)
+    want = [float(1 - sum(exact[:h])) for h in range(41)]
+    for cap in (7, 23, 40):
+        assert nuts_gain_tails(n, k, pd, pa, Fraction(1), cap=cap).tolist() == want[:cap + 1]
+        assert nuts_gain_pmf(n, k, pd, pa, Fraction(1), cap=cap)[:cap].tolist() == [float(x) for x in exact[:cap]]
 
 
 @pytest.mark.parametrize("k", [1, 2, 3])

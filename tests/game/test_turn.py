@@ -38,9 +38,28 @@ def test_a_model_whose_chances_do_not_sum_to_one_is_refused():
     moves = good.moves.copy()
     moves["p"][0] *= 0.5
     with pytest.raises(RulesError, match="sum to"):
-        TurnModel("broken", 5, 5, moves, good.endings, good.dists)
+        TurnModel("broken", 5, 5, moves, good.endings, good.dists, good.tails)
     with pytest.raises(RulesError, match="not a pmf"):
-        TurnModel("broken", 5, 5, good.moves, good.endings, good.dists * 2)
+        TurnModel("broken", 5, 5, good.moves, good.endings, good.dists * 2, good.tails)
+
+
+@pytest.mark.parametrize("change", ["first", "last", "rises", "apart"])
+def test_a_model_whose_tails_are_not_its_distributions_is_refused(change):
+    """The kernel reads P(gain >= h) from the tails: they start at 1, end at the last bin, never rise, and step
+    down by each bin."""
+    rules = Rules.from_options(target=10)
+    good = gonuts_turn(rules, nuts_payout_table(rules))
+    tails = good.tails.copy()
+    if change == "first":
+        tails[3, 0] = 0.99
+    elif change == "last":
+        tails[3, -1] += 1e-3
+    elif change == "rises":
+        tails[2, 4] = tails[2, 3] + 0.01
+    else:
+        tails[4, 5] -= 1e-6
+    with pytest.raises(RulesError, match="the tails are not those of the gain distributions"):
+        TurnModel("broken", 5, 5, good.moves, good.endings, good.dists, tails)
 
 
 def test_pig_is_one_die():

@@ -188,8 +188,16 @@ def test_mixed_decisions_that_are_not_decisions_or_probabilities_are_refused(rul
 
 
 def test_a_schema_1_table_is_still_read(rulebook3_small, tmp_path):
-    """Tables written before schema 2 (the shipped ones among them) load, with no equilibrium recorded."""
+    """Tables written before schema 2 (no equilibrium in meta, no mixed arrays: the shipped ones were, until the
+    tails became exact) load, with no equilibrium recorded."""
+    import json
+
     from solver.store.locate import shipped_dir
-    shipped = tables.load(shipped_dir() / "gonuts-2p-t50-rulebook.npz")
-    assert shipped.meta["schema"] == 1 and shipped.equilibrium["selection"] is None
-    assert len(shipped.mixed) == 0 and shipped.mix_at((0, 0), 3, 4) is None
+    now = tables.load(shipped_dir() / "gonuts-2p-t50-rulebook.npz")
+    meta = {k: v for k, v in now.meta.items() if k != "equilibrium"}
+    meta.update(schema=1, package_version="0.1.0")
+    with (tmp_path / "old.npz").open("wb") as fh:
+        tables.write_npz(fh, {"meta": np.array(json.dumps(meta, sort_keys=True)), **now.arrays})
+    old = tables.load(tmp_path / "old.npz")
+    assert old.meta["schema"] == 1 and old.equilibrium["selection"] is None
+    assert len(old.mixed) == 0 and old.mix_at((0, 0), 3, 4) is None

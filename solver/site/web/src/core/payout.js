@@ -1,7 +1,10 @@
 /* The exact gain distribution of a Go Nuts! round under the tick model of RULES.md, as solver/game/payout.py
  * computes it: the sum carried in integers (BigInt), each bin rounded once, correctly (as Python's int / int), so
  * the page builds the payouts of any target, player count and speed with the bits of `gonuts-solve build`.
- * Twin: solver/game/payout.py (nuts_gain_numerators, nuts_gain_pmf, nuts_payout_table); fixture:
+ * Every bin and every tail P(gain >= h) is the exact infinite sum correctly rounded (the sum goes on until no later
+ * tick can change a rounding), so none depends on the cap: a game to target T is the corner of any larger one.
+ * Twin: solver/game/payout.py (nuts_gain_numerators, nuts_gain_pmf, nuts_gain_tails, nuts_payout_table,
+ * nuts_tail_table); fixture:
  * tests/fixtures/kernel_models.json (the payouts' digests for every game the page can solve). */
 
 const REL_BITS = 64n;        // truncation: what is left out is under 2^-64 of the smallest non-zero bin
@@ -33,6 +36,26 @@ export function ratio(u, den) {
   return out;
 }
 
+/** Whether no later tick can change the rounding of any bin (exact value in [u, u + left] / den) or any tail
+ * P(gain >= h) (in [den - S_h - left, den - S_h] / den, S_h the bins below h), as payout.py's _decided. A value
+ * this file cannot round (below the normal doubles) is not decided yet.
+ * @param {bigint[]} U @param {bigint} left @param {bigint} den */
+function decided(U, left, den) {
+  if (left === 0n) return true;
+  let below = 0n;
+  try {
+    for (const u of U) {
+      if (ratio(u, den) !== ratio(u + left, den)) return false;
+      below += u;
+      if (ratio(den - below, den) !== ratio(den - below - left, den)) return false;
+    }
+  } catch (e) {
+    if (e instanceof RangeError) return false;
+    throw e;
+  }
+  return true;
+}
+
 /** A probability as [numerator, denominator] in lowest terms. @param {[number, number]} p */
 const lowest = ([a, b]) => { let x = a, y = b; while (y) [x, y] = [y, x % y]; return [BigInt(a / x), BigInt(b / x)]; };
 /** @param {number} n @param {number} k */
@@ -47,6 +70,22 @@ function comb(n, k) {
  * @param {number} nDice @param {number} opponents @param {[number, number]} pDog @param {[number, number]} pAcorn
  * @param {[number, number]} speed @param {number} cap @returns {{U: bigint[], den: bigint, ticks: number}} */
 export function nutsGainNumerators(nDice, opponents, pDog, pAcorn, speed, cap) {
+  const key = JSON.stringify([nDice, opponents, pDog, pAcorn, speed, cap]), kept = numerators.get(key);
+  if (kept) return kept;
+  const made = sum(nDice, opponents, pDog, pAcorn, speed, cap);
+  if (numerators.size >= 32) numerators.clear();
+  numerators.set(key, made);
+  return made;
+}
+
+/** The numerators of the last few rounds asked for: a solve reads each round's bins and its tails.
+ * @type {Map<string, {U: bigint[], den: bigint, ticks: number}>} */
+const numerators = new Map();
+
+/** nutsGainNumerators' sum, not kept. @param {number} nDice @param {number} opponents @param {[number, number]} pDog
+ * @param {[number, number]} pAcorn @param {[number, number]} speed @param {number} cap
+ * @returns {{U: bigint[], den: bigint, ticks: number}} */
+function sum(nDice, opponents, pDog, pAcorn, speed, cap) {
   const [a, F] = lowest(pAcorn), b = F - a, [d, G] = lowest(pDog), H = G - d, k = BigInt(opponents);
   const [rn, rd] = [BigInt(speed[0]), BigInt(speed[1])];
   const Gk = G ** k;
@@ -81,7 +120,7 @@ export function nutsGainNumerators(nDice, opponents, pDog, pAcorn, speed, cap) {
     if (left === 0n) break;
     let smallest = 0n;
     for (const u of U) if (u && (!smallest || u < smallest)) smallest = u;
-    if (smallest && (left << REL_BITS) < smallest) break;
+    if (smallest && (left << REL_BITS) < smallest && decided(U, left, Gm ** k * Fn)) break;
   }
   if (m > MAX_TICKS) throw new RangeError("dog: a Go Nuts! round is too long to tabulate exactly (dog face too rare)");
   return { U, den: Gm ** k * Fn, ticks: m };
@@ -98,6 +137,18 @@ export function nutsGainPmf(nDice, opponents, pDog, pAcorn, speed, cap) {
   return out;
 }
 
+/** P(gain >= h) for h = 0..cap, each the exact value rounded once (the last is nutsGainPmf's last bin).
+ * @param {number} nDice @param {number} opponents @param {[number, number]} pDog @param {[number, number]} pAcorn
+ * @param {[number, number]} speed @param {number} cap @returns {Float64Array} */
+export function nutsGainTails(nDice, opponents, pDog, pAcorn, speed, cap) {
+  const { U, den } = nutsGainNumerators(nDice, opponents, pDog, pAcorn, speed, cap);
+  const out = new Float64Array(cap + 1);
+  let below = 0n;
+  U.forEach((u, h) => { out[h] = ratio(den - below, den); below += u; });
+  out[cap] = ratio(den - below, den);
+  return out;
+}
+
 /** Row n (1..5): the gain distribution of a round played with n dice, cut at the target (row 0 all zero), as
  * (6, target + 1) doubles. rules: the reading's knobs (faces, dog) with the game's players and target; speed
  * as [numerator, denominator]. @param {{faces: number[], dog: number[], players: number, target: number}} rules
@@ -107,6 +158,17 @@ export function nutsPayoutTable(rules, speed) {
   const pAcorn = /** @type {[number, number]} */ ([rules.faces[0], rules.faces.reduce((x, y) => x + y, 0)]);
   const pDog = /** @type {[number, number]} */ ([rules.dog[0], rules.dog.reduce((x, y) => x + y, 0)]);
   for (let n = 1; n <= 5; n++) out.set(nutsGainPmf(n, rules.players - 1, pDog, pAcorn, speed, G), n * (G + 1));
+  return out;
+}
+
+/** Row n (1..5): P(gain >= h) of a round played with n dice, h = 0..target (row 0 all zero), as (6, target + 1)
+ * doubles: the tails the kernel reads. Arguments as nutsPayoutTable's. @param {{faces: number[], dog: number[],
+ * players: number, target: number}} rules @param {[number, number]} speed @returns {Float64Array} */
+export function nutsTailTable(rules, speed) {
+  const G = rules.target, out = new Float64Array(6 * (G + 1));
+  const pAcorn = /** @type {[number, number]} */ ([rules.faces[0], rules.faces.reduce((x, y) => x + y, 0)]);
+  const pDog = /** @type {[number, number]} */ ([rules.dog[0], rules.dog.reduce((x, y) => x + y, 0)]);
+  for (let n = 1; n <= 5; n++) out.set(nutsGainTails(n, rules.players - 1, pDog, pAcorn, speed, G), n * (G + 1));
   return out;
 }
 

@@ -6,7 +6,7 @@
  * Pure: no DOM; runs in a page, a worker or Node.
  * Twin: solver/engine/solve.py (orbit_layers, solve, unpack_roll, model_arrays); fixture: tests/fixtures/kernel_models.json. */
 
-import { nutsPayoutTable } from "./payout.js";
+import { nutsPayoutTable, nutsTailTable } from "./payout.js";
 
 /** @typedef {{name: string, type: "int64" | "float64" | "uint8", base64?: string, bytes?: Uint8Array}} KernelArray */
 /** @typedef {{players: number, target: number, substates: number, start: number, nbytes: number,
@@ -84,10 +84,11 @@ export function kernelData(reading, players, target, speed, settings) {
   const dists = new Float64Array(6 * (G + 1)), tails = new Float64Array(6 * (G + 2));
   dists[0] = 1;                                   // row 0: the turn busts, nothing gained
   dists.set(payouts.subarray(G + 1), G + 1);
-  for (let j = 0; j < 6; j++) {                   // tails[j][i] = dists[j][i] + ... + dists[j][G], summed from the end
-    let acc = 0;
-    for (let i = G; i >= 0; i--) { acc += dists[j * (G + 1) + i]; tails[j * (G + 2) + i] = acc; }
-  }
+  // tails[j][h] = P(gain >= h), exact and rounded once (payout.js), not summed from the target down: the values
+  // then depend on the distance to the target only (solver/engine/solve.py model_arrays, turn.py)
+  const exact = nutsTailTable({ ...reading.rules, players, target }, speed);
+  tails[0] = 1;
+  for (let j = 1; j < 6; j++) tails.set(exact.subarray(j * (G + 1), (j + 1) * (G + 1)), j * (G + 2));
   const absUsed = new Uint8Array(6), relUsed = new Uint8Array(6);
   for (const [, , dist, rel] of endings) (rel ? relUsed : absUsed)[dist] = 1;
   const arrays = /** @type {[string, "int64" | "float64" | "uint8", ArrayBufferView][]} */ ([
