@@ -90,6 +90,21 @@ class Table(stored.Table):
         from solver.lab.policies import TablePolicy  # deferred for start-up: the engine
         return TablePolicy(self)
 
+    def corner(self, target: int | Rules) -> Table:
+        """The same game to a smaller ``target`` (a whole number from 1 to this table's, or those ``Rules``), read
+        off this table with no solve: the states where every score is at least ``self.target - target``. Every
+        array equals to the bit what a solve of that game writes (docs/model.md, "The corner"); ``path`` is None.
+        Anything else is refused in one line (``TableError``) naming the target and the table's.
+
+        >>> small = table(players=2).corner(30)
+        >>> small.target, small.arrays["start_win"].shape, small.path
+        (30, (30, 30, 2), None)
+        >>> small.win((0, 0)) == table(players=2).win((20, 20))
+        True
+        """
+        from solver.store.corner import corner  # deferred for start-up: import solver stays light
+        return Table.of(corner(self, target))
+
     def __repr__(self) -> str:
         return f"<Table {self.rules.describe()} at {self.path}>"
 

@@ -29,8 +29,9 @@ def pct(x: float | None) -> str:
 
 def build(rep: BuildReport) -> str:
     flag = "converged" if rep.converged else "NOT CONVERGED"
-    line = (f"{rep.path}: solved in {rep.seconds:.2f} s, {rep.iterations} iterations, residual "
-            f"{rep.residual:.1e} ({flag}); first player wins {rep.first_player_win:.4%}")
+    how = f"from the table to {rep.corner_of}, with no solve" if rep.corner_of is not None else \
+        f"solved in {rep.seconds:.2f} s, {rep.iterations} iterations"
+    line = f"{rep.path}: {how}, residual {rep.residual:.1e} ({flag}); first player wins {rep.first_player_win:.4%}"
     eq = rep.equilibrium
     if eq["orbits_searched"]:
         several, mixed = eq["orbits_with_several"], eq["mixed_decisions"]
@@ -75,7 +76,7 @@ def advice(rules: Rules, a: Advice) -> str:
 def build_json(rules: Rules, rep: BuildReport) -> dict[str, Any]:
     return {"path": str(rep.path), "rules": rules.to_dict(), "seconds": round(rep.seconds, 4),
             "iterations": rep.iterations, "residual": rep.residual, "converged": rep.converged,
-            "first_player_win": rep.first_player_win, "equilibrium": rep.equilibrium}
+            "first_player_win": rep.first_player_win, "equilibrium": rep.equilibrium, "corner_of": rep.corner_of}
 
 
 def start_win(t: Table) -> list[float]:
@@ -100,13 +101,23 @@ def equilibria(eq: dict[str, Any]) -> str:
             f"{eq['selection']}), {eq['mixed_decisions']} decisions mixed")
 
 
+def _how_made(s: dict[str, Any]) -> str:
+    """A table's solve in a few words: its seconds, or the table it was read off (a corner: no solve)."""
+    corner_of = s.get("corner_of")
+    if isinstance(corner_of, dict) and isinstance(corner_of.get("target"), int):
+        return f"read off the table to {corner_of['target']} (no solve)"
+    seconds = s.get("seconds")
+    timed = isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+    return f"{seconds:.2f} s" if timed else "time not said"
+
+
 def info(path: str, t: Table) -> str:
     s, start = t.meta["solver"], start_win(t)
     return "\n".join([
         f"{path}: {t.rules.describe()}",
         f"  rules      {json.dumps(t.rules.to_dict())}",
         f"  solver     {s['method']}: residual {s['residual']:.1e} (tolerance {s['tolerance']:.0e}), "
-        f"{s['iterations']} iterations, {'converged' if s['converged'] else 'NOT converged'}, {s['seconds']:.2f} s",
+        f"{s['iterations']} iterations, {'converged' if s['converged'] else 'NOT converged'}, {_how_made(s)}",
         "  at 0-0     " + ", ".join(f"seat {k + 1}: {p:.4%}" for k, p in enumerate(start)),
         "  equilibria " + equilibria(t.equilibrium),
         "  arrays     " + ", ".join(f"{k} {v['dtype']}{tuple(v['shape'])}" for k, v in t.meta["arrays"].items()),

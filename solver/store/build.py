@@ -48,6 +48,7 @@ class BuildReport:
     converged: bool
     first_player_win: float
     equilibrium: dict[str, Any]
+    corner_of: int | None = None        # read off the table of the same game to this larger target (no solve)
 
 
 def build(rules: Rules, out: StrPath, progress: Progress | None = None, resume: bool = False,

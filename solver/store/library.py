@@ -15,6 +15,7 @@ numpy, the builder and the kernel are imported only when a table is read by defa
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from solver.errors import CompileError, GonutsError, TableError
 from solver.files import cache_dir, cache_folder
 from solver.game.rules import Rules
-from solver.store.locate import find_table, table_name
+from solver.store.locate import find_table, larger_tables, shipped_dir, table_name
 
 if TYPE_CHECKING:                # annotations only: the engine (numpy) loads when a table is built
     from solver.engine.resources import Estimate
@@ -46,6 +47,15 @@ def build_command(rules: Rules, out: Path | str) -> str:
     return f"gonuts-solve build {knobs} --out {out}"
 
 
+def check_out(out: Path | str, rules: Rules, resume: bool = False) -> None:
+    """Refuse a destination that cannot be written, that is no ``.npz`` file, or a resume with nothing to resume."""
+    from solver.store import build as builder  # deferred for start-up
+    builder.check_destination(out, rules, resume)
+    if Path(out).suffix.lower() != ".npz":
+        raise TableError(f"--out {out}: a table is a .npz file (numpy reads it by that name); name it "
+                         f"{Path(out).stem}.npz")
+
+
 def check_build(rules: Rules, out: Path | str, resume: bool = False, force: bool | None = False,
                 max_seconds: float | None = None) -> Estimate:
     """The build's estimate (``resources.Estimate``), or a refusal before any work: a destination that cannot be
@@ -53,11 +63,7 @@ def check_build(rules: Rules, out: Path | str, resume: bool = False, force: bool
     offer), or with ``max_seconds`` one estimated to take longer (``TooLong``, naming the command that builds it)."""
     from solver.engine import kernels  # deferred for start-up: see the module's docstring
     from solver.engine.resources import check_fits  # deferred for start-up
-    from solver.store import build as builder  # deferred for start-up
-    builder.check_destination(out, rules, resume)
-    if Path(out).suffix.lower() != ".npz":
-        raise TableError(f"--out {out}: a table is a .npz file (numpy reads it by that name); name it "
-                         f"{Path(out).stem}.npz")
+    check_out(out, rules, resume)
     kernels.needs_compile()           # no kernel and no compiler (or a $CC that names none): refused now
     est = check_fits(rules, force=force)
     if max_seconds is not None and est.seconds > max_seconds:
@@ -142,11 +148,13 @@ class Tables:
             try:
                 return read(path, rules)
             except TableError as exc:
-                self.note(f"the cached table is unusable ({exc}); building it again")
+                self.note(f"the cached table is unusable ({exc}); making it again")
                 path = None
         if path is None:
             folder = self.folder()
             path = folder / table_name(rules)
+            if self.from_corner(rules, path) is not None:
+                return read(path, rules)
             try:
                 est = check_build(rules, path, force=None, max_seconds=self.max_build_seconds)
             except (TooLong, CompileError) as exc:
@@ -163,6 +171,11 @@ class Tables:
         """Build one table into ``out`` (checked by ``check_build`` first unless its ``est`` is given), saying the
         estimate and following the build with ``progress`` (or the command line's ``bar``)."""
         from solver.store import build as builder  # deferred for start-up
+        if not resume:
+            check_out(out, rules)
+            made = self.from_corner(rules, out, quiet=True)      # the build's own line says where it came from
+            if made is not None:
+                return made
         est = est or check_build(rules, out, resume, force)
         if not quiet:
             self.note(f"building {rules.describe()}: {est.summary()}")
@@ -173,6 +186,34 @@ class Tables:
         with (self.bar() if self.bar is not None and not quiet else _no_bar()) as bar:
             return builder.build(rules, out, progress=bar or self.progress, resume=resume,
                                  checkpoint_every=checkpoint_every, on_prepare=preparing)
+
+    def larger(self, rules: Rules) -> list[tuple[int, Path]]:
+        """The tables of the same game to a larger target (target, path), smallest first, from this cache, the
+        user's and the shipped ones: a table to a smaller target is their corner (``store.corner``)."""
+        folders = [f for f in (self.cache, cache_dir(), shipped_dir()) if f is not None]
+        return larger_tables(rules, folders)
+
+    def from_corner(self, rules: Rules, out: Path, quiet: bool = False) -> BuildReport | None:
+        """Write the table of ``rules`` to ``out`` as the corner of a table of the same game to a larger target,
+        with no solve, and say so; None where there is none (or none that passes its checks: then the line says
+        why, and the game is solved)."""
+        from solver.store import corner, tables  # deferred for start-up
+        from solver.store.build import BuildReport  # deferred for start-up
+        for target, path in self.larger(rules):
+            t0 = time.perf_counter()
+            try:
+                big = tables.load(path, expect=corner.corner_rules(rules, target))
+                meta = corner.write_corner(big, rules.target, out)
+            except TableError as exc:
+                self.note(f"the table to {target} ({path}) is unusable ({exc}); not reading the game to "
+                          f"{rules.target} from it")
+                continue
+            if not quiet:
+                self.note(f"{rules.describe()}: from the table to {target} ({path.name}), with no solve")
+            s = meta["solver"]
+            return BuildReport(out, meta, time.perf_counter() - t0, s["residual"], s["iterations"], s["converged"],
+                               s["first_player_win"], meta["equilibrium"], corner_of=target)
+        return None
 
     def from_page(self, rules: Rules, exc: Exception, folder: Path) -> Any:
         """The page's values of ``rules``, said in one line with why, or None (no page values asked or shipped)."""

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
+from solver.errors import RulesError
 from solver.files import cache_dir, cache_trusted
 from solver.game.rules import Rules
 
@@ -47,3 +49,26 @@ def find_table(rules: Rules) -> Path | None:
         return shipped_dir() / name
     cached = cache_dir() / name
     return cached if cache_trusted(cached, folder=False) is None else None
+
+
+def larger_tables(rules: Rules, folders: Iterable[Path]) -> list[tuple[int, Path]]:
+    """The tables of the same game to a larger target in these folders (target, path), smallest target first: a
+    smaller target is their corner (``store.corner``). Each file is named as ``table_name`` names its game (a
+    custom game's hash covers its target too, so each name is made again from the target it says)."""
+    prefix = f"{rules.game}-{rules.players}p-t"
+    found: dict[int, Path] = {}
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for path in folder.glob(prefix + "*.npz"):
+            digits = path.name[len(prefix):].split("-", 1)[0].removesuffix(".npz")
+            if not digits.isdigit() or int(digits) <= rules.target or int(digits) in found:
+                continue
+            target = int(digits)
+            try:
+                same = table_name(Rules.from_dict({**rules.to_dict(), "target": target})) == path.name
+            except RulesError:
+                continue
+            if same and (folder != cache_dir() or cache_trusted(path, folder=False) is None):
+                found[target] = path
+    return sorted(found.items())

@@ -199,10 +199,20 @@ def save(path: StrPath, rules: Rules, arrays: dict[str, np.ndarray], solver_meta
     ``equilibrium`` is the solve's ``SolveResult.equilibrium()``; without it (a table written again from
     another's arrays), none was searched and the mixed decisions are those ``arrays`` hold."""
     path = Path(path)
+    arrays = {k: np.ascontiguousarray(v) for k, v in arrays.items()}
+    meta = table_meta(rules, arrays, solver_meta, substates, equilibrium, str(path))
+    atomic_write(path, lambda fh: write_npz(fh, {"meta": np.array(json.dumps(meta, sort_keys=True)), **arrays}),
+                 error=TableError)
+    return meta
+
+
+def table_meta(rules: Rules, arrays: dict[str, np.ndarray], solver_meta: dict[str, Any], substates: int,
+               equilibrium: dict[str, Any] | None, where: str) -> Meta:
+    """The meta of a table of these arrays, checked by ``_check`` (named ``where``) and with their checksum: what
+    ``save`` writes, and what a table made in memory carries (``corner.corner``)."""
     if equilibrium is None:
         equilibrium = {"selection": SELECTION, "orbits_searched": 0, "orbits_with_several": 0,
                        "mixed_decisions": len(arrays["mixed_at"]) if "mixed_at" in arrays else 0}
-    arrays = {k: np.ascontiguousarray(v) for k, v in arrays.items()}
     meta = {
         "format": FORMAT, "schema": SCHEMA, "package_version": __version__,
         "game": rules.game, "players": rules.players, "target": rules.target,
@@ -212,10 +222,8 @@ def save(path: StrPath, rules: Rules, arrays: dict[str, np.ndarray], solver_meta
         **{k: solver_meta.get(k) for k in SOLVER_KEYS},
         "arrays": {k: {"dtype": v.dtype.str, "shape": list(v.shape)} for k, v in arrays.items()},
     }
-    _check(meta, arrays, str(path))
+    _check(meta, arrays, where)
     meta["checksum"] = checksum(arrays)
-    atomic_write(path, lambda fh: write_npz(fh, {"meta": np.array(json.dumps(meta, sort_keys=True)), **arrays}),
-                 error=TableError)
     return meta
 
 

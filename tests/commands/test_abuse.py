@@ -124,7 +124,7 @@ def test_force_is_offered_only_where_it_exists(tmp_path, monkeypatch):
     monkeypatch.setattr(resources, "available_memory", lambda: 1)
     code, _, err = call(["advise", "--scores", "1,2", "--target", "60"], GONUTS_SOLVE_CACHE=tmp_path / "c")
     assert "memory" in one_line(code, err) and "--force" not in err
-    code, _, err = call(["build", "--target", "9", "--out", tmp_path / "t.npz"], GONUTS_SOLVE_CACHE=tmp_path / "c")
+    code, _, err = call(["build", "--target", "9", "--speed", "1.5", "--out", tmp_path / "t.npz"], GONUTS_SOLVE_CACHE=tmp_path / "c")
     assert "use --force to try anyway" in one_line(code, err) and tables_in(tmp_path) == []
 
 
@@ -386,22 +386,22 @@ def test_the_kernels_key_covers_the_compiler_version_and_the_machine(monkeypatch
 @pytest.mark.slow
 def test_a_kernel_anybody_could_have_written_is_never_loaded(tmp_path):
     env = {"GONUTS_SOLVE_CACHE": str(tmp_path / "cache")}
-    assert proc("build", "--target", "5", "--out", tmp_path / "a.npz", env=env).returncode == 0
+    assert proc("build", "--target", "5", "--speed", "1.5", "--out", tmp_path / "a.npz", env=env).returncode == 0
     folder = tmp_path / "cache" / "kernels"
     (lib,) = folder.iterdir()
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700 and not lib.stat().st_mode & 0o022
     os.chmod(lib, 0o666)                                          # writable by others: compiled anew
-    p = proc("build", "--target", "5", "--out", tmp_path / "b.npz", env=env)
+    p = proc("build", "--target", "5", "--speed", "1.5", "--out", tmp_path / "b.npz", env=env)
     assert p.returncode == 0 and "compiling" in p.stderr and not lib.stat().st_mode & 0o022, p.stderr
     os.chmod(folder, 0o777)                                       # a folder anybody can plant files in: refused
-    p = proc("build", "--target", "5", "--out", tmp_path / "c.npz", env=env)
+    p = proc("build", "--target", "5", "--speed", "1.5", "--out", tmp_path / "c.npz", env=env)
     line = last_error(p.returncode, p.stderr)
     assert "is not safe to use" in line and "is writable by others (mode 777)" in line and len(p.stderr.splitlines()) == 1
     assert not (tmp_path / "c.npz").exists()
     os.chmod(folder, 0o700)
     lib.write_bytes(b"not a shared library")                      # trusted, but damaged: one line
     os.chmod(lib, 0o700)
-    p = proc("build", "--target", "5", "--out", tmp_path / "d.npz", env=env)
+    p = proc("build", "--target", "5", "--speed", "1.5", "--out", tmp_path / "d.npz", env=env)
     assert "cannot load the compiled kernel" in last_error(p.returncode, p.stderr)
 
 
@@ -448,7 +448,7 @@ def test_no_command_line_exits_3_or_says_more_than_one_short_line(monkeypatch, t
 
 def test_a_cache_path_through_a_file_names_the_file(tmp_path):
     (tmp_path / "FILE").write_text("x")
-    p = proc("build", "--target", "5", "--out", tmp_path / "t.npz",
+    p = proc("build", "--target", "5", "--speed", "1.5", "--out", tmp_path / "t.npz",
              env={"GONUTS_SOLVE_CACHE": str(tmp_path / "FILE" / "sub"), "GONUTS_SOLVE_KERNEL": "compile"})
     line = one_line(p.returncode, p.stderr)
     assert "FILE is a file, not a folder" in line and "File exists" not in line

@@ -133,12 +133,39 @@ def test_advise_three_players_reports_every_seat():
 @pytest.mark.slow
 def test_other_rules_are_built_on_demand_and_cached(cache):
     args = ("advise", "--scores", "5,9", "--turn", "2", "--dice", "4", "--rules", "summary", "--target", "15",
-            "--json")
+            "--speed", "2", "--json")
     first = run(*args, cache=cache, check_ok=True)
     assert "building" in first.stderr
-    assert list(cache.glob("gonuts-2p-t15-summary.npz"))
+    assert list(cache.glob("gonuts-2p-t15-summary-speed2.npz"))
     second = run(*args, cache=cache, check_ok=True)
     assert second.stderr == "" and json.loads(second.stdout) == json.loads(first.stdout)
+
+
+def test_a_smaller_target_is_read_off_a_larger_table_with_no_solve(cache, tmp_path):
+    """The shipped table to 50 answers the game to 15 at once (its corner), said in one line, then cached; the
+    file build writes for it is the one a solve writes (its checksum), and info says where it came from."""
+    args = ("advise", "--scores", "5,9", "--turn", "2", "--dice", "4", "--rules", "summary", "--target", "15",
+            "--json")
+    first = run(*args, cache=cache, check_ok=True)
+    assert first.stderr == ("Go Nuts!, 2 players, target 15, summary reading: from the table to 50 "
+                            "(gonuts-2p-t50-summary.npz), with no solve\n")
+    second = run(*args, cache=cache, check_ok=True)
+    assert second.stderr == "" and json.loads(second.stdout) == json.loads(first.stdout)
+    p = run("build", "--target", "15", "--rules", "summary", "--out", tmp_path / "t.npz", "--json", cache=cache,
+            check_ok=True)
+    summary = json.loads(p.stdout)
+    assert summary["corner_of"] == 50 and summary["converged"] and p.stderr == ""
+    from solver.engine.solve import solve
+    from solver.game.rules import Rules
+    from solver.game.turn import turn_model
+    from solver.store import tables
+    r = solve(turn_model(Rules.from_options(target=15, reading="summary")), 2, 15)
+    arrays = {"start_win": r.start_win, "roll": r.roll, "roll_win": r.roll_win, "stop_win": r.stop_win,
+              "nuts_payout": tables.load(tmp_path / "t.npz").arrays["nuts_payout"]}
+    assert tables.load(tmp_path / "t.npz").meta["checksum"] == tables.checksum(arrays)
+    text = run("build", "--target", "15", "--rules", "summary", "--out", tmp_path / "u.npz", cache=cache).stdout
+    assert "from the table to 50, with no solve" in text and "solved in" not in text
+    assert "read off the table to 50 (no solve)" in run("info", tmp_path / "t.npz", check_ok=True).stdout
 
 
 @pytest.mark.slow
@@ -228,7 +255,7 @@ def test_the_same_mistakes_in_a_real_process(args, code, cache):
 def test_long_work_reports_progress_when_stderr_is_not_a_terminal(tmp_path):
     """Piped stderr: a line at least every GONUTS_SOLVE_PROGRESS_EVERY seconds, one at the end, no stray label."""
     env = {**os.environ, "GONUTS_SOLVE_PROGRESS_EVERY": "0.2", "GONUTS_SOLVE_CACHE": str(tmp_path / "cache")}
-    p = subprocess.run([sys.executable, "-m", "cli", "build", "--players", "3", "--target", "40", "--out",
+    p = subprocess.run([sys.executable, "-m", "cli", "build", "--players", "3", "--target", "40", "--speed", "2", "--out",
                         str(tmp_path / "t.npz")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     lines = p.stderr.splitlines()
@@ -371,7 +398,8 @@ def test_version():
 def test_unusable_cached_table_is_rebuilt(tmp_path):
     (tmp_path / "gonuts-2p-t12-rulebook.npz").write_bytes(b"not a table")
     p = run("advise", "--scores", "3,4", "--target", "12", "--json", cache=tmp_path, check_ok=True)
-    assert "building it again" in p.stderr
+    assert "unusable" in p.stderr and "making it again" in p.stderr
+    assert "from the table to 50 (gonuts-2p-t50-rulebook.npz), with no solve" in p.stderr   # no solve
     assert json.loads(p.stdout)["action"] == "roll"
     assert run("info", tmp_path / "gonuts-2p-t12-rulebook.npz", check_ok=True).returncode == 0
 
@@ -399,7 +427,7 @@ def test_build_of_a_solve_that_does_not_converge_writes_nothing_and_exits_1(tmp_
     out = tmp_path / "t.npz"
     code = ("import sys; import solver.engine.solve as e; e.MAX_PI = 0; e.MAX_VI = 1; "
             "from solver.commands.cli import main; main(sys.argv[1:])")
-    p = subprocess.run([sys.executable, "-W", "ignore", "-c", code, "build", "--target", "8", "--out", str(out)],
+    p = subprocess.run([sys.executable, "-W", "ignore", "-c", code, "build", "--target", "8", "--speed", "1.5", "--out", str(out)],
                        capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert p.returncode == 1, p.stderr
     last = p.stderr.strip().splitlines()[-1]

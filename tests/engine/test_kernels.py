@@ -52,12 +52,12 @@ def test_a_compile_that_takes_too_long_is_one_line(tmp_path):
         pytest.skip("no C compiler here")
     env = {**os.environ, "GONUTS_SOLVE_CACHE": str(tmp_path / "cache"), "GONUTS_SOLVE_COMPILE_TIMEOUT": "0.001",
            "GONUTS_SOLVE_KERNEL": "compile"}
-    p = _run(["build", "--target", "8", "--out", str(tmp_path / "t.npz")], env)
+    p = _run(["build", "--target", "8", "--speed", "1.5", "--out", str(tmp_path / "t.npz")], env)
     assert p.returncode == 1, p.stderr
     last = p.stderr.strip().splitlines()[-1]
     assert last.startswith("gonuts-solve: error: compiling the solver kernel with ") and "took more than 0.001 s" in last
     assert "Traceback" not in p.stderr and not (tmp_path / "t.npz").exists()
-    p = _run(["build", "--target", "8", "--out", str(tmp_path / "t.npz")],
+    p = _run(["build", "--target", "8", "--speed", "1.5", "--out", str(tmp_path / "t.npz")],
              {**env, "GONUTS_SOLVE_COMPILE_TIMEOUT": "soon"})
     assert p.returncode == 1 and p.stderr.strip().splitlines()[-1] == (
         'gonuts-solve: error: environment: GONUTS_SOLVE_COMPILE_TIMEOUT must be a number (like 0.5 or 1e-12), '
@@ -92,7 +92,10 @@ def test_without_a_c_compiler_the_shipped_tables_still_answer(tmp_path):
                  ["info", str(shipped)], ["verify", str(shipped)], ["fair"], ["review", str(record)]):
         p = _run(args, env)
         assert p.returncode == 0, (args, p.stderr)
-    p = _run(["build", "--target", "8", "--out", str(tmp_path / "t.npz")], env)
+    p = _run(["build", "--target", "8", "--out", str(tmp_path / "corner.npz")], env)
+    assert p.returncode == 0 and "from the table to 50, with no solve" in p.stdout, p.stderr   # no kernel needed
+    # a game no shipped table holds (speed 1.5): it must be solved
+    p = _run(["build", "--target", "8", "--speed", "1.5", "--out", str(tmp_path / "t.npz")], env)
     assert p.returncode == 1
     (line,) = p.stderr.strip().splitlines()           # refused before any work, and said once
     assert line.startswith("gonuts-solve: error: building a table needs the solver's compiled kernel") and \
@@ -152,7 +155,7 @@ def test_review_takes_a_table_and_refuses_one_of_other_rules(tmp_path):
 @pytest.mark.slow
 def test_a_cc_that_names_no_program_is_refused_and_one_with_arguments_works(tmp_path):
     env = {**os.environ, "GONUTS_SOLVE_CACHE": str(tmp_path / "cache"), "CC": "/nonexistent/cc"}
-    p = _run(["build", "--target", "6", "--out", str(tmp_path / "a.npz")], env)
+    p = _run(["build", "--target", "6", "--speed", "1.5", "--out", str(tmp_path / "a.npz")], env)
     assert p.returncode == 1 and p.stderr.strip().splitlines() == [
         'gonuts-solve: error: environment: CC names "/nonexistent/cc", which is not a program on the PATH; set CC '
         'to a C compiler (gcc, clang) or unset it'], p.stderr
@@ -160,7 +163,7 @@ def test_a_cc_that_names_no_program_is_refused_and_one_with_arguments_works(tmp_
     if shutil.which("ccache") is None:
         pytest.skip("ccache is not installed (.ci/run installs it)")
     env.update(CC="ccache gcc", CCACHE_DIR=str(tmp_path / "ccache"))
-    p = _run(["build", "--target", "6", "--out", str(tmp_path / "b.npz")], env)
+    p = _run(["build", "--target", "6", "--speed", "1.5", "--out", str(tmp_path / "b.npz")], env)
     assert p.returncode == 0 and "compiling" in p.stderr, p.stderr
     assert (tmp_path / "ccache").is_dir()
 
@@ -180,7 +183,7 @@ def _fake_cc(folder: Path, writes: str | None) -> Path:
 def test_a_cc_that_exits_0_without_a_library_is_refused_in_one_line(tmp_path, writes, said):
     env = {**os.environ, "GONUTS_SOLVE_CACHE": str(tmp_path / "cache"), "CC": str(_fake_cc(tmp_path, writes)),
            "GONUTS_SOLVE_KERNEL": "compile"}
-    p = _run(["build", "--target", "6", "--out", str(tmp_path / "t.npz")], env)
+    p = _run(["build", "--target", "6", "--speed", "1.5", "--out", str(tmp_path / "t.npz")], env)
     assert p.returncode == 1 and p.stderr.strip().splitlines()[-1] == (
         f"gonuts-solve: error: compiling the solver kernel with fakecc exited 0 but {said}: set CC to a C compiler "
         "(gcc, clang) or unset it"), p.stderr
