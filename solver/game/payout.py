@@ -165,23 +165,23 @@ def nuts_gain_tails(n_dice: int, opponents: int, p_dog: Any, p_acorn: Any, speed
     return np.array(_gain(n_dice, opponents, Fraction(p_dog), Fraction(p_acorn), Fraction(speed), cap)[1])
 
 
-def nuts_payout_table(rules: Rules) -> np.ndarray:
-    """Row n (1..5): gain distribution of a round played with n dice, cut at the target."""
+def _per_dice(row: Any, rules: Rules) -> np.ndarray:
+    """(6, target + 1): row n (1..5) is ``row`` of a round played with n dice under these rules; row 0 all zero."""
     table = np.zeros((6, rules.target + 1))
     for n in range(1, 6):
-        table[n] = nuts_gain_pmf(n, rules.players - 1, rules.dog_chance, rules.acorn_chance,
-                                 rules.speed_fraction, rules.target)
+        table[n] = row(n, rules.players - 1, rules.dog_chance, rules.acorn_chance, rules.speed_fraction, rules.target)
     return table
+
+
+def nuts_payout_table(rules: Rules) -> np.ndarray:
+    """Row n (1..5): gain distribution of a round played with n dice, cut at the target."""
+    return _per_dice(nuts_gain_pmf, rules)
 
 
 def nuts_tail_table(rules: Rules) -> np.ndarray:
     """Row n (1..5): P(gain >= h) of a round played with n dice, h = 0..target (row 0 all zero): the tails the
     kernel reads, exact and rounded once, so that they do not depend on the target (module docstring)."""
-    table = np.zeros((6, rules.target + 1))
-    for n in range(1, 6):
-        table[n] = nuts_gain_tails(n, rules.players - 1, rules.dog_chance, rules.acorn_chance,
-                                   rules.speed_fraction, rules.target)
-    return table
+    return _per_dice(nuts_gain_tails, rules)
 
 
 def nuts_gain_mean(n_dice: int, opponents: int, p_dog: Any, p_acorn: Any, speed: Any) -> float:

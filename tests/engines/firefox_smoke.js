@@ -118,7 +118,7 @@ const nextLine = () => new Promise((resolve) => readline.createInterface({ input
     const games = await site.evaluate(() => window.gonuts.games);
     check(games.length >= 1, `the site offline after its server stopped (${games.join(", ")})`);
     // the site solves a game of its own offline: its kernel and worker come from the worker's cache
-    const solved = await site.evaluate(() => Promise.resolve(window.gonuts.advise({ scores: [5, 9], turn: 2, dice: 4, target: 15 })));
+    const solved = await site.evaluate(() => Promise.resolve(window.gonuts.advise({ scores: [5, 9], turn: 2, dice: 4, target: 15, speed: 2 })));
     check(solved.win_if_roll > 0 && solved.win_if_roll < 1, `the site offline solves a game to 15 (${solved.win_if_roll})`);
   } catch (e) {
     check(false, `error at ${at}: ${e && e.message ? e.message.split("\n")[0] : e}`);

@@ -157,7 +157,7 @@ def main(page_file, site_url, expected):
         check(ok, "the site offline after its server stopped")
         # the site solves a game of its own offline: its kernel and worker come from the worker's cache
         solved = drv.execute_script("return Promise.resolve(window.gonuts.advise({scores: [5, 9], turn: 2, dice: 4, "
-                                    "target: 15}))")
+                                    "target: 15, speed: 2}))")
         check(0 < solved["win_if_roll"] < 1, f"the site offline solves a game to 15 ({solved['win_if_roll']})")
     except Exception as exc:                                   # one line, never a traceback
         check(False, f"error at {at[0]}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")

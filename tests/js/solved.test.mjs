@@ -65,3 +65,41 @@ test("a record's Go Nuts! speed is read, and refused in Python's words", () => {
       { message: `"speed" must be a number above 0 and at most 100 (throws per tick), not ${JSON.stringify(bad)}` });
   }
 });
+
+test("a smaller target is the corner of a larger game the page holds: the game's own numbers, bit for bit", async () => {
+  const k = await kernel(), solveAt = (players, rules, target, speed) =>
+    solveGame(k, kernelData(data.readings[rules], players, target, speedFraction(String(speed)), data.solve.settings), null, { values: false }).startWin;
+  // an embedded game stores N - 1 seats (start_win's components) and makes the last as one less the others: the
+  // kernel's seats sum to 1 only to a few roundings, so that one agrees to 1e-14
+  const same = (g, want, N, stored = N) => {
+    for (let i = 0; i < want.length / N; i++) {
+      for (let j = 0; j < N; j++) {
+        const x = g.w(i, j), y = want[i * N + j];
+        if (j < stored ? !Object.is(x, y) : Math.abs(x - y) > 1e-14) return `state ${i} seat ${j}: ${x} ${y}`;
+      }
+    }
+    return "";
+  };
+  const core = makeCore(data);
+  assert.equal(core.corner(3, "summary", 11, 0.5), null);                  // nothing larger of that game yet
+  core.add(3, "summary", 15, 0.5, solveAt(3, "summary", 15, 0.5));
+  assert.equal(core.corner(3, "summary", 11, 2), null);                    // another speed is another game
+  assert.equal(core.corner(3, "rulebook", 11, 0.5), null);                 // ... and another reading
+  const small = core.corner(3, "summary", 11, 0.5);
+  assert.equal(small.target, 11);
+  assert.equal(same(small, solveAt(3, "summary", 11, 0.5), 3), "");
+  assert.equal(core.game(3, "summary", 11, 0.5), small);                   // ready for every tab, as a solved game is
+  const embedded = core.corner(2, "rulebook", 30, 1);                      // the page's own 2-player game to 50
+  assert.equal(data.games["2-rulebook"].start_win.components, 1);
+  assert.equal(same(embedded, solveAt(2, "rulebook", 30, 1), 2, 1), "");
+  // advise from a corner: a solve's words and numbers, to the bit where the larger game holds every seat (the
+  // page solved it), within the page's 1e-12 of Python where it holds N - 1 (the embedded game)
+  const solvedCore = makeCore(data);
+  solvedCore.add(3, "summary", 11, 0.5, solveAt(3, "summary", 11, 0.5));
+  solvedCore.add(2, "rulebook", 30, 1, solveAt(2, "rulebook", 30, 1));
+  const q3 = { scores: [7, 2, 9], turn: 1, dice: 4, reading: "summary", target: 11, speed: 0.5 };
+  assert.deepEqual(core.advise(q3), solvedCore.advise(q3));
+  const q = { scores: [7, 12], turn: 4, dice: 3, reading: "rulebook", target: 30 }, a = core.advise(q), b = solvedCore.advise(q);
+  assert.equal(a.action, b.action);
+  for (const key of ["win_if_roll", "win_if_stop"]) assert.ok(Math.abs(a[key] - b[key]) <= 1e-12, key);
+});

@@ -147,6 +147,47 @@ def test_a_table_game_to_20_is_solved_on_the_phone_with_the_bits_of_build(browse
         phone.ctx.close()
 
 
+def test_a_house_rule_below_a_game_the_page_holds_starts_at_once_from_its_corner(browser, made):
+    """A Table game to 30 (the page's own 2-player game is to 50) and, once a 3-player game to 20 is solved and
+    kept, a game to 14 of it: each starts at once (no worker, no solving panel) with `advise --json`'s numbers;
+    after a reload, offline, the game to 14 is read off the kept game to 20 again."""
+    phone = open_phone(browser, made)
+    page, ctx = phone.page, phone.ctx
+
+    def same_as_cli(players, reading, target, scores, turn, dice):
+        q = {"scores": list(scores), "turn": turn, "dice": dice, "reading": reading, "target": target}
+        a = page.evaluate("(q) => window.gonuts.advise(q)", q)
+        b = json.loads(cli(made, "advise", "--scores", ",".join(map(str, scores)), "--turn", turn, "--dice", dice,
+                           "--rules", reading, "--target", target, "--json"))
+        assert a["action"] == b["action"] and a["reason"] == b["reason"], (q, a, b)
+        for key in ("win_if_roll", "win_if_stop"):
+            assert (a[key] is None) == (b[key] is None) and (a[key] is None or abs(a[key] - b[key]) <= 1e-12), (q, key)
+        return a
+    try:
+        setup_table(page, 2, "summary", 30)
+        page.locator("#table-setup button[type=submit]").click()
+        page.wait_for_selector("#table-game:not([hidden])", timeout=30000)
+        assert page.evaluate("window.__workers") == 0 and page.evaluate("document.getElementById('solving').hidden")
+        record = page.evaluate("window.gonuts.record('table')")
+        assert (record["players"], record["reading"], record["target"], record["speed"]) == (2, "summary", 30, 1)
+        for scores, turn, dice in [((0, 0), 0, 5), ((12, 27), 9, 2), ((29, 3), 0, 5)]:
+            same_as_cli(2, "summary", 30, scores, turn, dice)
+        page.evaluate("window.gonuts.solve({players: 3, reading: 'rulebook', target: 20})")
+        solved = page.evaluate("window.__workers")
+        assert solved == 2                                      # the calibration and the game to 20
+        want = same_as_cli(3, "rulebook", 14, (3, 9, 1), 4, 3)
+        assert page.evaluate("window.__workers") == solved     # the game to 14: read off it, not solved
+        assert [k["key"] for k in page.evaluate("window.gonuts.kept()")] == ["3-rulebook-20-1"]
+        ctx.set_offline(True)
+        page.reload()
+        page.wait_for_function("() => window.gonuts !== undefined")
+        got = page.evaluate("window.gonuts.advise({scores: [3, 9, 1], turn: 4, dice: 3, target: 14})")
+        assert got == want and page.evaluate("window.__workers") == 0
+        assert phone.errors == []
+    finally:
+        ctx.close()
+
+
 def test_a_game_at_another_speed_is_build_s_too(browser, made):
     """The Go Nuts! round at twice the printed speed, chosen under More: the values are build's --speed 2 bytes."""
     phone = open_phone(browser, made)
@@ -208,35 +249,35 @@ def test_a_solved_game_is_kept_for_the_next_visit_offline_and_a_damaged_one_is_s
     page, ctx = phone.page, phone.ctx
     try:
         seen = page.evaluate("""async () => { const seen = [];
-            await window.gonuts.solve({players: 2, reading: 'rulebook', target: 25}, (p) => seen.push([p.done, p.total]));
+            await window.gonuts.solve({players: 2, reading: 'rulebook', target: 25, speed: 2}, (p) => seen.push([p.done, p.total]));
             return seen; }""")
         assert seen and seen[-1][0] == seen[-1][1] and all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
-        want = page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25})")
+        want = page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25, speed: 2})")
         kept = page.evaluate("window.gonuts.kept()")
-        assert [k["key"] for k in kept] == ["2-rulebook-25-1"] and kept[0]["bytes"] == 25 ** 2 * 2 * 8
+        assert [k["key"] for k in kept] == ["2-rulebook-25-2"] and kept[0]["bytes"] == 25 ** 2 * 2 * 8
         ctx.set_offline(True)
         page.reload()
         page.wait_for_function("() => window.gonuts !== undefined")
-        assert not page.evaluate("window.gonuts.core.loaded(2, 'rulebook', 25, 1)")
-        assert page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25})") == want
+        assert not page.evaluate("window.gonuts.core.loaded(2, 'rulebook', 25, 2)")
+        assert page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25, speed: 2})") == want
         assert page.evaluate("window.__workers") == 0           # read from this browser's kept games, not solved
         # a damaged entry (a value changed, its checksum not): dropped and solved again, with the same answer
         page.evaluate("""() => new Promise((ok) => { const req = indexedDB.open('gonuts-solved');
             req.onsuccess = () => { const s = req.result.transaction('games', 'readwrite').objectStore('games');
-              const get = s.get('2-rulebook-25-1#0000'); get.onsuccess = () => { const e = get.result;
+              const get = s.get('2-rulebook-25-2#0000'); get.onsuccess = () => { const e = get.result;
                 const v = new Float64Array(e.values); v[7] = 0.5; s.put(e).onsuccess = () => ok(true); }; }; })""")
         page.reload()
         page.wait_for_function("() => window.gonuts !== undefined")
-        assert page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25})") == want
+        assert page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25, speed: 2})") == want
         assert page.evaluate("window.__workers") == 2           # the calibration and the game
         # a foreign entry (kept under this game's key, but of another game): ignored, solved again
         page.evaluate("""() => new Promise((ok) => { const req = indexedDB.open('gonuts-solved');
             req.onsuccess = () => { const s = req.result.transaction('games', 'readwrite').objectStore('games');
-              const get = s.get('2-rulebook-25-1'); get.onsuccess = () => { const e = get.result;
+              const get = s.get('2-rulebook-25-2'); get.onsuccess = () => { const e = get.result;
                 e.spec = {...e.spec, target: 26}; s.put(e).onsuccess = () => ok(true); }; }; })""")
         page.reload()
         page.wait_for_function("() => window.gonuts !== undefined")
-        assert page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25})") == want
+        assert page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25, speed: 2})") == want
         assert page.evaluate("window.__workers") == 2
         assert phone.errors == []
     finally:
@@ -244,7 +285,8 @@ def test_a_solved_game_is_kept_for_the_next_visit_offline_and_a_damaged_one_is_s
 
 
 def test_past_the_budget_the_least_recently_used_game_goes_and_the_page_says_so(browser, made, tmp_path):
-    """The budget made small (the page's data says it): three 2-player games of 19.6, 25.6 and 57.6 kB in 80 kB."""
+    """The budget made small (the page's data says it): three 2-player games of 19.6, 25.6 and 57.6 kB in 80 kB (the
+    first two at speed 2: at speed 1 they are the corner of the page's own game to 50, and nothing is kept)."""
     text = made["page"].read_text(encoding="utf-8")
     assert text.count('"budget":268435456') == 1
     small = tmp_path / "small-budget.html"
@@ -255,25 +297,26 @@ def test_past_the_budget_the_least_recently_used_game_goes_and_the_page_says_so(
         page.goto(small.as_uri())
         page.wait_for_function("() => window.gonuts !== undefined")
         for target in (35, 40):
-            page.evaluate("(g) => window.gonuts.solve({players: 2, target: g})", target)
-        page.evaluate("window.gonuts.advise({scores: [1, 2], target: 35})")          # 35 used last: 40 goes first
+            page.evaluate("(g) => window.gonuts.solve({players: 2, target: g, speed: 2})", target)
+        page.evaluate("window.gonuts.advise({scores: [1, 2], target: 35, speed: 2})")          # 35 used last: 40 goes first
         page.reload()
         page.wait_for_function("() => window.gonuts !== undefined")
-        page.evaluate("window.gonuts.advise({scores: [1, 2], target: 35})")
+        page.evaluate("window.gonuts.advise({scores: [1, 2], target: 35, speed: 2})")
         setup_table(page, 2, "rulebook", 60)
         page.locator("#table-setup button[type=submit]").click()
         page.wait_for_selector("#table-game:not([hidden])", timeout=120000)
-        assert sorted(k["key"] for k in page.evaluate("window.gonuts.kept()")) == ["2-rulebook-35-1", "2-rulebook-60-1"]
+        assert sorted(k["key"] for k in page.evaluate("window.gonuts.kept()")) == ["2-rulebook-35-2", "2-rulebook-60-1"]
         assert page.text_content("#solving-note") == \
-            "To make room, this browser no longer keeps the 2-player rulebook game to 40."
+            "To make room, this browser no longer keeps the 2-player rulebook game to 40 at Go Nuts! speed 2."
         assert phone.errors == []
     finally:
         phone.ctx.close()
 
 
 def test_advise_play_coach_and_practice_each_ask_the_target_and_play_to_it(browser, made):
-    """The other setups: a game to 15 asked in each, solved once (then kept), played to 15, its record saying so;
-    Play's link carries the target, and opens that game again."""
+    """The other setups: a game to 15 asked in each, read off the page's own game to 50 (its corner: no solve, no
+    panel), played to 15, its record saying so, its advice `advise --json`'s; Play's link carries the target, and
+    opens that game again."""
     phone = open_phone(browser, made)
     page = phone.page
     try:
@@ -315,7 +358,10 @@ def test_advise_play_coach_and_practice_each_ask_the_target_and_play_to_it(brows
         page.wait_for_selector("#prac-quiz:not([hidden])")
         drawn = page.evaluate("window.gonuts.practice({seed: 3, count: 4, target: 15})")
         assert all(max(d["scores"]) < 15 for d in drawn)
-        assert page.evaluate("window.__workers") == 2            # one calibration, one game: kept for the others
+        assert page.evaluate("window.__workers") == 0            # the corner of the game to 50: nothing solved
+        assert page.evaluate("window.gonuts.kept()") == [] and page.evaluate("document.getElementById('solving').hidden")
+        b = json.loads(cli(made, "advise", "--scores", "12,14", "--turn", 2, "--dice", 3, "--target", 15, "--json"))
+        assert api["action"] == b["action"] and abs(api["win_if_roll"] - b["win_if_roll"]) <= 1e-12
         # the play link opens its game to 15 in a new tab of the same browser
         link = page.evaluate("location.href.split('#')[0]") + "#" + played_hash(page, played)
         other = phone.ctx.new_page()
@@ -396,8 +442,8 @@ def test_a_game_this_browser_cannot_keep_is_played_all_the_same(browser, made):
             IDBObjectStore.prototype.put = function (v, ...rest) {
               if (v && v.values instanceof ArrayBuffer) { const tx = this.transaction; setTimeout(() => tx.abort(), 0); }
               return put.call(this, v, ...rest); }; }""")
-        assert page.evaluate("window.gonuts.solve({players: 2, target: 22}).then(() => true)") is True
-        assert page.evaluate("window.gonuts.advise({scores: [3, 4], target: 22}).action") in ("roll", "stop")
+        assert page.evaluate("window.gonuts.solve({players: 2, target: 22, speed: 2}).then(() => true)") is True
+        assert page.evaluate("window.gonuts.advise({scores: [3, 4], target: 22, speed: 2}).action") in ("roll", "stop")
         assert page.evaluate("window.gonuts.kept()") == []
         assert phone.errors == []
     finally:
@@ -406,7 +452,7 @@ def test_a_game_this_browser_cannot_keep_is_played_all_the_same(browser, made):
 
 def test_a_game_is_kept_in_parts_and_read_back_whole(browser, made, tmp_path):
     """Chromium keeps no value over 127 MB (the 4-player game to 50 has 216 MB): a game is kept in parts. The part
-    made 4 kB here (the page's data says it), so that a 2-player game to 25 (10,000 bytes) has three."""
+    made 4 kB here (the page's data says it), so that a 2-player game to 25 at speed 2 (10,000 bytes) has three."""
     text = made["page"].read_text(encoding="utf-8")
     assert text.count(f'"part":{32 * 2 ** 20}') == 1
     small = tmp_path / "small-parts.html"
@@ -417,23 +463,23 @@ def test_a_game_is_kept_in_parts_and_read_back_whole(browser, made, tmp_path):
         page.add_init_script(COUNT_WORKERS)
         page.goto(small.as_uri())
         page.wait_for_function("() => window.gonuts !== undefined")
-        page.evaluate("window.gonuts.solve({players: 2, target: 25})")
-        want = page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25})")
+        page.evaluate("window.gonuts.solve({players: 2, target: 25, speed: 2})")
+        want = page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25, speed: 2})")
         parts = page.evaluate("""() => new Promise((ok) => { const req = indexedDB.open('gonuts-solved');
             req.onsuccess = () => { const all = req.result.transaction('games').objectStore('games').getAllKeys();
               all.onsuccess = () => ok(all.result); }; })""")
-        assert parts == ["2-rulebook-25-1", "2-rulebook-25-1#0000", "2-rulebook-25-1#0001", "2-rulebook-25-1#0002"]
+        assert parts == ["2-rulebook-25-2", "2-rulebook-25-2#0000", "2-rulebook-25-2#0001", "2-rulebook-25-2#0002"]
         page.reload()
         page.wait_for_function("() => window.gonuts !== undefined")
-        assert page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25})") == want
+        assert page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25, speed: 2})") == want
         assert page.evaluate("window.__workers") == 0
         # a part missing: the game is solved again, with the same answer
         page.evaluate("""() => new Promise((ok) => { const req = indexedDB.open('gonuts-solved');
             req.onsuccess = () => { req.result.transaction('games', 'readwrite').objectStore('games')
-              .delete('2-rulebook-25-1#0001').onsuccess = () => ok(true); }; })""")
+              .delete('2-rulebook-25-2#0001').onsuccess = () => ok(true); }; })""")
         page.reload()
         page.wait_for_function("() => window.gonuts !== undefined")
-        assert page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25})") == want
+        assert page.evaluate("window.gonuts.advise({scores: [3, 4], turn: 6, dice: 2, target: 25, speed: 2})") == want
         assert page.evaluate("window.__workers") == 2
         assert phone.errors == []
     finally:
@@ -470,6 +516,8 @@ def test_two_solves_each_have_their_own_line_bar_and_cancel(browser, made):
                          "document.querySelector('#solving .solving-line').textContent.startsWith('Solving')")
         page.locator("#tab-advise").click()
         page.fill("#adv-target", "16")
+        page.locator("#adv-more summary").click()
+        page.select_option("#adv-speed", "2")            # at speed 1 the page's own game answers at once (its corner)
         page.press("#adv-turn", "Enter")
         page.wait_for_selector("#adv-out:not([hidden])", timeout=120000)
         lines = page.eval_on_selector_all("#solving .solving-line", "(ps) => ps.map((p) => p.textContent)")
@@ -479,7 +527,7 @@ def test_two_solves_each_have_their_own_line_bar_and_cancel(browser, made):
         wait_until(page, "() => document.getElementById('solving').hidden")
         page.locator("#tab-table").click()
         assert page.text_content("#table-setup-error") == "Solving cancelled: nothing changed."
-        assert page.evaluate("window.gonuts.core.loaded(2, 'rulebook', 16, 1)")
+        assert page.evaluate("window.gonuts.core.loaded(2, 'rulebook', 16, 2)")
         assert not page.evaluate("window.gonuts.core.loaded(4, 'rulebook', 36, 1)")
         # the next try says nothing of the cancel while it solves, and names the speed of a game at speed 2
         setup_table(page, 2, "summary", 33, speed=2)

@@ -90,7 +90,7 @@ export function makeCore(data) {
   return {
     N_DICE, FORMAT: R.format, VERSION: R.version, GonutsInputError, show,
     games: games.games, game, load: games.load, loaded: games.loaded, reading, targetSpeed, readingIn,
-    add: games.add, offered: games.offered, solvable: games.solvable, key: games.key, describe: games.describe,
+    add: games.add, corner: games.corner, offered: games.offered, solvable: games.solvable, key: games.key, describe: games.describe,
     values: turnValues, memoValues, adviseIn: adviseAt, explainIn: explainAt, stateValue,
     /** @param {any} q @returns {Advice} */
     advise: (q) => ask("advise", q, (g, s, t, d) => adviseAt(g, s, t, d)),

@@ -180,6 +180,45 @@ export function makeGames(data) {
     cache.set(key, g);
     return g;
   }
+  /** The game to a smaller target read off a larger one this page has ready (embedded and loaded, or solved): its
+   * corner, the states where every score is at least the larger target less this one (docs/model.md, "The
+   * corner"), whose values are the game's own to the bit (within the larger game's precision where that is an
+   * encoding). It is made ready as add() makes a solved game (no values copied: each is read from the larger
+   * game's); null where this page has no larger game of the same players, reading and speed ready.
+   * Twin: solver/store/corner.py (corner_arrays).
+   * @param {number} players @param {string} reading_ @param {number} target @param {number} [speed] @returns {Game | null} */
+  function corner(players, reading_, target, speed) {
+    const v = speed === undefined ? 1 : speed, key = keyOf(players, reading_, target, v);
+    const have = cache.get(key);
+    if (have) return have;
+    if (!solvable(players, reading_, target, v)) return null;
+    if (v === 1 && target < home && loaded(players, reading_)) game(players, reading_);    // the page's own, decoded
+    /** @type {Game | null} */
+    let src = null;
+    for (const g of cache.values()) {
+      const gv = g.rules.speed === undefined ? 1 : g.rules.speed;
+      if (g.players === players && g.reading === reading_ && gv === v && g.target > target && !g.source.corner_of &&
+          (!src || g.target < src.target)) src = g;
+    }
+    if (!src) return null;
+    const N = players, T = target, L = src.target, o = L - T, at = src.w;
+    /** The larger game's flat index of this game's state i: each score (base T digit) moved up by L - T. @param {number} i */
+    const up = (i) => {
+      let x = i, k = 0, mul = 1;
+      for (let a = 0; a < N; a++) { const d = x % T; x = (x - d) / T; k += (d + o) * mul; mul *= L; }
+      return k;
+    };
+    const r = reading(reading_), turn = data.solve.turn[reading_][String(N)][String(v)];
+    const rules = { ...src.rules, players: N, target: T, speed: v };
+    const flat = nutsPayoutTable(rules, /** @type {[number, number]} */ (speedFraction(String(v))));
+    /** @type {Game} */
+    const g = { key, players: N, target: T, reading: reading_, rules, dice: r.dice, w: (i, j) => at(up(i), j),
+                payout: Array.from({ length: 6 }, (_, n) => flat.slice(n * (T + 1), (n + 1) * (T + 1))), precision: src.precision,
+                moves: r.moves, maxpoints: turn.maxpoints.map((/** @type {string} */ m) => m.slice(0, T)), nutsMean: turn.nuts_mean,
+                nutsReplaces: r.nutsReplaces, source: { corner_of: L, speed: v } };
+    cache.set(key, g);
+    return g;
+  }
   /** Load a game's values: fetch (a site) or read (the single file), check length and CRC-32, decode. The
    * UI gives fetchBytes (the core does no I/O of its own). A damaged or missing file is refused with a
    * message that names the game; the other games still work.
@@ -219,6 +258,6 @@ export function makeGames(data) {
     job.catch(() => pending.delete(key));
     return job;
   }
-  return { reading, rawGame, game, loaded, load, add, offered, solvable, key: keyOf, describe: describeGame,
+  return { reading, rawGame, game, loaded, load, add, corner, offered, solvable, key: keyOf, describe: describeGame,
            games: () => Object.keys(data.games).sort() };
 }

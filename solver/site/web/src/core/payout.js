@@ -149,28 +149,28 @@ export function nutsGainTails(nDice, opponents, pDog, pAcorn, speed, cap) {
   return out;
 }
 
-/** Row n (1..5): the gain distribution of a round played with n dice, cut at the target (row 0 all zero), as
- * (6, target + 1) doubles. rules: the reading's knobs (faces, dog) with the game's players and target; speed
- * as [numerator, denominator]. @param {{faces: number[], dog: number[], players: number, target: number}} rules
- * @param {[number, number]} speed @returns {Float64Array} */
-export function nutsPayoutTable(rules, speed) {
+/** Row n (1..5) of a per-dice table of rounds (row 0 all zero), as (6, target + 1) doubles: row(n, ...) of a round
+ * played with n dice. rules: the reading's knobs (faces, dog) with the game's players and target; speed as
+ * [numerator, denominator].
+ * @param {(nDice: number, opponents: number, pDog: [number, number], pAcorn: [number, number], speed: [number, number], cap: number) => Float64Array} row
+ * @param {{faces: number[], dog: number[], players: number, target: number}} rules @param {[number, number]} speed */
+function perDice(row, rules, speed) {
   const G = rules.target, out = new Float64Array(6 * (G + 1));
   const pAcorn = /** @type {[number, number]} */ ([rules.faces[0], rules.faces.reduce((x, y) => x + y, 0)]);
   const pDog = /** @type {[number, number]} */ ([rules.dog[0], rules.dog.reduce((x, y) => x + y, 0)]);
-  for (let n = 1; n <= 5; n++) out.set(nutsGainPmf(n, rules.players - 1, pDog, pAcorn, speed, G), n * (G + 1));
+  for (let n = 1; n <= 5; n++) out.set(row(n, rules.players - 1, pDog, pAcorn, speed, G), n * (G + 1));
   return out;
 }
 
+/** Row n (1..5): the gain distribution of a round played with n dice, cut at the target (row 0 all zero), as
+ * (6, target + 1) doubles. Arguments as perDice's. @param {{faces: number[], dog: number[], players: number,
+ * target: number}} rules @param {[number, number]} speed @returns {Float64Array} */
+export const nutsPayoutTable = (rules, speed) => perDice(nutsGainPmf, rules, speed);
+
 /** Row n (1..5): P(gain >= h) of a round played with n dice, h = 0..target (row 0 all zero), as (6, target + 1)
- * doubles: the tails the kernel reads. Arguments as nutsPayoutTable's. @param {{faces: number[], dog: number[],
+ * doubles: the tails the kernel reads. Arguments as perDice's. @param {{faces: number[], dog: number[],
  * players: number, target: number}} rules @param {[number, number]} speed @returns {Float64Array} */
-export function nutsTailTable(rules, speed) {
-  const G = rules.target, out = new Float64Array(6 * (G + 1));
-  const pAcorn = /** @type {[number, number]} */ ([rules.faces[0], rules.faces.reduce((x, y) => x + y, 0)]);
-  const pDog = /** @type {[number, number]} */ ([rules.dog[0], rules.dog.reduce((x, y) => x + y, 0)]);
-  for (let n = 1; n <= 5; n++) out.set(nutsGainTails(n, rules.players - 1, pDog, pAcorn, speed, G), n * (G + 1));
-  return out;
-}
+export const nutsTailTable = (rules, speed) => perDice(nutsGainTails, rules, speed);
 
 /** A speed written as a decimal ("1", "1.5") as an exact [numerator, denominator], as Fraction(repr(speed)).
  * @param {string} text @returns {[number, number]} */

@@ -3,7 +3,8 @@
  * first use; the site's data files) or the game solved first (another target or speed: read from this browser's
  * kept games, else solved in a worker), so that `await gonuts.advise(...)` works for every game. */
 import { data, core } from "./context.js";
-import { fetchBytes, readingOf, recordOf } from "./gametab.js";
+import { readingOf, recordOf } from "./gametab.js";
+import { fetchBytes } from "./dom.js";
 import { solved, keptGames, lastSolve } from "./solving.js";
 import { sameName, csvCell } from "./names.js";
 

@@ -53,3 +53,11 @@ export function download(name, type, text) {
 export const scriptUrl = (where) => (where.text !== undefined ? Promise.resolve(where.text)
   : fetch(/** @type {string} */ (where.url)).then((res) => { if (!res.ok) throw new Error(`HTTP ${res.status}`); return res.text(); }))
   .then((text) => URL.createObjectURL(new Blob([text], { type: "text/javascript" })));
+
+/** The site's data files are fetched (the service worker answers offline); the single file embeds its data.
+ * @param {string} url */
+export async function fetchBytes(url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}

@@ -4,7 +4,7 @@
  * can find it without reaching into the tab. */
 import { data, core, TARGET } from "./context.js";
 import { solved } from "./solving.js";
-import { $, el, show, showError } from "./dom.js";
+import { $, el, show, showError, fetchBytes } from "./dom.js";
 import { store, track, savedOrder } from "./storage.js";
 import { openTab } from "./tabs.js";
 import { t, words } from "./i18n.js";
@@ -49,13 +49,6 @@ export function hold(held, record) {
   held.st = record ? core.replay(record) : null;
 }
 
-/** The site's data files are fetched (the service worker answers offline); the single file embeds its data.
- * @param {string} url */
-export async function fetchBytes(url) {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  return new Uint8Array(await res.arrayBuffer());
-}
 /** Make a game usable: a no-op when it is, else load it (the 4-player tables are decoded on first use), read
  * it from this browser's kept games, or solve it (page/solving.js: the estimate, a bar and Cancel on the page;
  * `cancel: false` when the game is being restored and cannot wait without its values).

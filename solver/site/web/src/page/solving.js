@@ -5,7 +5,7 @@
  * its progress and Cancel ends it, leaving the page as it was. The values are kept (page/kept.js), so the next
  * game at that target starts at once, offline. */
 import { data, core } from "./context.js";
-import { $, show, el, afterPaint, sleep, scriptUrl } from "./dom.js";
+import { $, show, el, afterPaint, sleep, scriptUrl, fetchBytes } from "./dom.js";
 import { t, words, onLanguage } from "./i18n.js";
 import * as kept from "./kept.js";
 import { GonutsInputError, refuse } from "../core/errors.js";
@@ -248,6 +248,24 @@ export function solved(asked, opts) {
   job.then(() => running.delete(key), () => running.delete(key));
   return job;
 }
+/** A game read off a larger one of the same players, reading and speed, with no solve and no panel (its corner:
+ * core/pagevalues.js corner): one ready on this page, else the smallest larger one kept in this browser (read
+ * first), else the page's own game at its target (loaded first: the 4-player values are decoded). Whether it is.
+ * @param {Spec} spec @returns {Promise<boolean>} */
+async function fromCorner(spec) {
+  const { players, reading, target, speed } = spec;
+  if (core.corner(players, reading, target, speed)) return true;
+  const larger = (await kept.list()).map((k) => k.spec)
+    .filter((s) => s.players === players && s.reading === reading && s.speed === speed && s.target > target)
+    .sort((a, b) => a.target - b.target);
+  for (const s of larger) {
+    const values = await kept.read(core.key(s.players, s.reading, s.target, s.speed), s);
+    if (values) { core.add(s.players, s.reading, s.target, s.speed, values); return Boolean(core.corner(players, reading, target, speed)); }
+  }
+  if (speed !== 1 || target >= data.record.target || !core.games().includes(core.key(players, reading))) return false;
+  try { await core.load(players, reading, fetchBytes); } catch (e) { return false; }      // its refusal: solved instead
+  return Boolean(core.corner(players, reading, target, speed));
+}
 /** @param {string} key @param {Spec} spec @param {{ui?: boolean, cancel?: boolean, onProgress?: (p: Progress) => void}} opts */
 async function solve(key, spec, opts) {
   if (!core.solvable(spec.players, spec.reading, spec.target, spec.speed)) {
@@ -256,6 +274,7 @@ async function solve(key, spec, opts) {
   }
   const have = await kept.read(key, spec);
   if (have) { core.add(spec.players, spec.reading, spec.target, spec.speed, have); return; }
+  if (await fromCorner(spec)) return;
   const ctl = new AbortController(), ui = opts.ui ? row() : null;
   if (ui) {
     ui.say("Timing this device\u2026");
