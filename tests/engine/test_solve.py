@@ -313,7 +313,8 @@ def test_the_compile_message_appears_only_when_compiling(tmp_path):
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent.parent
     env = {**os.environ, "GONUTS_SOLVE_CACHE": str(tmp_path / "cache")}
-    runs = [subprocess.run([sys.executable, "-m", "cli", "build", "--target", "12", "--out", str(tmp_path / "t.npz")],
+    runs = [subprocess.run([sys.executable, "-m", "cli", "build", "--target", "12", "--speed", "2", "--out",
+                            str(tmp_path / "t.npz")],
                            cwd=root, env=env, capture_output=True, text=True, timeout=300) for _ in range(2)]
     assert all(p.returncode == 0 for p in runs), runs[0].stderr
     assert "compiling the solver" in runs[0].stderr
