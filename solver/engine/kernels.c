@@ -11,7 +11,7 @@
  * without -ffast-math: the tables are reproducible bit for bit.
  *
  * Arrays are C-contiguous. The functions exported are solve_layer, evaluate_layer,
- * respond_layer, gains_rows and versus_pass; the layer functions each handle a range of a
+ * respond_layer, deviate_layer, gains_rows and versus_pass; the layer functions each handle a range of a
  * layer's orbits with their own scratch, so that several threads can work on one layer (orbits
  * of a layer read only finished layers and write only their own states). The same file is the
  * page's kernel, compiled to WebAssembly (wasm.py).
@@ -1218,6 +1218,137 @@ EXPORT int respond_layer(const Model *m, const int64_t *reps, int64_t lo, int64_
         }
     }
     free_orbit_scratch(&o);
+    return ok ? 0 : -1;
+}
+
+/* ---- One seat against N - 1 seats that share one policy: the proof that no seat gains by deviating ---- */
+
+/* A slot of one component and its b: the deviator's win probability alone, in one vector. */
+#define NV1 ((1 + VW) / VW)
+
+NOINLINE void level_one(const Model *m, Lane *const *ln, int64_t t, int64_t na, int64_t K) {
+    (void)K;
+    switch (na) {
+        case 1: lanes_level(m, ln, t, 1, 1, NV1); break;
+        case 2: lanes_level(m, ln, t, 2, 1, NV1); break;
+        case 3: lanes_level(m, ln, t, 3, 1, NV1); break;
+        default: lanes_level(m, ln, t, 4, 1, NV1); break;
+    }
+}
+
+/* turn_scratch for one component: the slots NV1 vectors wide (turn_scratch sizes them for any K). */
+static int deviate_scratch(TurnScratch *s, const Model *m) {
+    if (!turn_scratch(s, m, 1)) return 0;
+    const int64_t D = m->D, nmv = m->mv_ptr[D + 1], nen = m->en_ptr[D + 1];
+    s->KB = VW * NV1;
+    for (int64_t e = 0; e < nmv; e++) s->mv_off[e] = (m->mv_da[e] * (D + 1) + m->mv_dst[e]) * s->KB;
+    for (int64_t e = 0; e < nen; e++) s->en_off[e] = (2 * m->en_dist[e] + (m->en_rel[e] ? 1 : 0)) * s->KB;
+    return 1;
+}
+
+/* The exact best response of one seat, the deviator, to N - 1 seats that all play the packed policy bits (S,
+ * nbytes; mixed where (mix_key, mix_q, mix_p) say, keyed by state): the optimal table's, so that where it is an
+ * equilibrium no state's value rises. Only the deviator's own win probability is carried (one component, not
+ * N): V is (N, S), V[a S + idx] the deviator's chance with the seat a places after it to move, scores in turn
+ * order from that seat. The orbit of (rep, deviator to move) is (rot^i rep, seat i), i < N: the fixed seats'
+ * turns (members 1 .. N - 1) are valued once, V_1 = A + B V_0 through them, and the deviator's turn is solved by
+ * policy iteration on its one scalar y = V_1 (a single maximizer: each pass's policy is at least as good as the
+ * last, so it settles, from whatever y it starts: W0, the others' own values (S, N), if not NULL, else a
+ * guess), capped at max_pi passes. dbits (S, nbytes), if not NULL, receives the deviator's
+ * decisions. stats is (len(reps), 3): passes, residual (how far y lies outside the interval where the decisions
+ * taken are greedy, or the cycle's own rounding), converged. Returns 0, or -1 when out of memory. */
+EXPORT int deviate_layer(const Model *m, const int64_t *reps, int64_t lo, int64_t hi, double *V, const uint8_t *bits,
+                  int64_t nmix, const int64_t *mix_key, const int64_t *mix_q, const double *mix_p, const double *W0,
+                  uint8_t *dbits, double eps, int64_t max_pi, double *stats) {
+    /* MAX_LANES orbits at a time, so that their turns run as interleaved lanes: the fixed seats' turns of the
+     * batch MAX_LANES at a time, then the deviator's first pass of every orbit at once; an orbit whose decisions
+     * do not settle at once goes on alone. Each lane's sums keep their order: the bits are those of one orbit at
+     * a time. */
+    const Mixes mixes = {nmix, mix_key, mix_q, mix_p};
+    const int64_t N = m->N, G = m->G, Gpow = m->Gpow, W1 = m->D + 1, plane = (G + 1) * W1, S = Gpow * G;
+    const int64_t NB = MAX_LANES, NLN = NB * MAX_N;
+    TurnScratch ts[MAX_LANES * MAX_N];
+    memset(ts, 0, sizeof ts);
+    int ok = N <= MAX_N;
+    for (int64_t i = 0; ok && i < NB * N; i++) ok = deviate_scratch(&ts[i], m);
+    uint8_t *dec = calloc((size_t)(NLN * plane + 8), 1);
+    double *scratch = malloc(sizeof(double) * plane);
+    ok = ok && dec && scratch;
+    const double win_self[1] = {1.0}, win_other[1] = {0.0};
+    if (ok) {
+        for (int64_t r0 = lo; r0 < hi; r0 += NB) {
+            const int64_t nb = hi - r0 < NB ? hi - r0 : NB;
+            int64_t members[MAX_LANES][MAX_N];
+            double C[MAX_LANES][MAX_N], b[MAX_LANES][MAX_N], l[MAX_LANES][MAX_N], h[MAX_LANES][MAX_N];
+            double A[MAX_LANES], B[MAX_LANES], y[MAX_LANES];
+            Lane lanes[MAX_LANES][MAX_N], fixed[MAX_LANES * MAX_N], own[MAX_LANES];
+            int64_t nf = 0;
+            for (int64_t k = 0; k < nb; k++) {
+                int64_t *mb = members[k];
+                mb[0] = reps[r0 + k];
+                for (int64_t i = 1; i < N; i++) mb[i] = (mb[i - 1] % Gpow) * G + mb[i - 1] / Gpow;
+                for (int64_t i = 0; i < N; i++) {
+                    const int64_t e = i > 0 && nmix > 0 ? find_mix(&mixes, mb[i]) : -1;
+                    lanes[k][i] = (Lane){.idx = mb[i], .y = 0.5, .W = V + ((i + 1) % N) * S, .fixed = i > 0,
+                                         .pbits = bits + mb[i] * m->nbytes,
+                                         .mix_q = e >= 0 ? mix_q[e] : 0, .mix_p = e >= 0 ? mix_p[e] : 0.0,
+                                         .s = &ts[k * N + i], .dec = dec + (k * N + i) * plane, .keep = 0,
+                                         .rwc = scratch, .rwb = scratch, .cout = &C[k][i], .b = &b[k][i],
+                                         .lo = &l[k][i], .hi = &h[k][i]};
+                    if (i > 0) fixed[nf++] = lanes[k][i];
+                }
+            }
+            for (int64_t f = 0; f < nf; f += MAX_LANES)
+                turn_lanes_k(m, nf - f < MAX_LANES ? nf - f : MAX_LANES, fixed + f, 1, 1, NV1, MAX_LANES, level_one,
+                             win_other);
+            for (int64_t k = 0; k < nb; k++) {
+                A[k] = 0.0;                        /* V_1 = A + B V_0, through the fixed seats' turns */
+                B[k] = 1.0;
+                for (int64_t i = N - 1; i >= 1; i--) { A[k] = C[k][i] + b[k][i] * A[k]; B[k] = b[k][i] * B[k]; }
+                /* the first y: the table's own chance there, if given (where it is an equilibrium, one pass) */
+                y[k] = W0 ? W0[members[k][1] * N + N - 1] : A[k] + B[k] * 0.5;
+                lanes[k][0].y = y[k];
+                own[k] = lanes[k][0];
+            }
+            turn_lanes_k(m, nb, own, 1, 1, NV1, MAX_LANES, level_one, win_self);
+            for (int64_t k = 0; k < nb; k++) {
+                double v0 = 0.0, residual = INFINITY;
+                int64_t passes = 1;
+                int settled = 0;
+                for (;;) {
+                    const double gap = 1.0 - b[k][0] * B[k];
+                    if (!(gap > 1e-14)) break;     /* the orbit never ends: not converged */
+                    v0 = (C[k][0] + b[k][0] * A[k]) / gap;
+                    const double ynew = A[k] + B[k] * v0;
+                    const double outside = dmax(dmax(0.0, l[k][0] - ynew), ynew - h[k][0]);
+                    if (outside <= eps) {
+                        settled = 1;
+                        residual = dmax(outside, fabs(C[k][0] + b[k][0] * ynew - v0));
+                        break;
+                    }
+                    if (passes == max_pi) break;
+                    lanes[k][0].y = ynew;          /* policy iteration: this orbit alone */
+                    turn_lanes_k(m, 1, &lanes[k][0], 1, 1, NV1, MAX_LANES, level_one, win_self);
+                    passes++;
+                }
+                double *st = stats + 3 * (r0 + k);
+                st[0] = (double)passes;
+                st[1] = residual;
+                st[2] = settled ? 1.0 : 0.0;
+                V[members[k][0]] = v0;
+                double v = v0;
+                for (int64_t i = N - 1; i >= 1; i--) {
+                    v = C[k][i] + b[k][i] * v;
+                    V[i * S + members[k][i]] = v;
+                }
+                if (dbits)
+                    pack_decisions(dbits + members[k][0] * m->nbytes, dec + k * N * plane,
+                                   (G - members[k][0] / Gpow) * W1, m->nbytes);
+            }
+        }
+    }
+    for (int64_t i = 0; i < MAX_LANES * MAX_N; i++) free_turn_scratch(&ts[i]);
+    free(dec); free(scratch);
     return ok ? 0 : -1;
 }
 

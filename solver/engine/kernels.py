@@ -185,6 +185,9 @@ def load() -> ctypes.CDLL:
         "respond_layer": [M, _in(np.int64), i64, i64, _out(np.float64), _in(np.uint8), i64, _in(np.int64),
                           _in(np.int64), _in(np.float64), _in(np.uint8), _out(np.uint8), cf, cf, i64, i64,
                           _out(np.float64)],
+        "deviate_layer": [M, _in(np.int64), i64, i64, _out(np.float64), _in(np.uint8), i64, _in(np.int64),
+                          _in(np.int64), _in(np.float64), ctypes.c_void_p, ctypes.c_void_p, cf, i64,
+                          _out(np.float64)],
         "gains_rows": [M, i64, i64, _in(np.int64), _in(np.uint8), _in(np.int64), _out(np.float64)],
         "versus_pass": [i64, i64, i64, _in(np.float64), _in(np.int64), _in(np.float64), _in(np.int64),
                         _out(np.float64), _out(np.float64)],
@@ -322,6 +325,20 @@ class Kernel:
         reps = np.ascontiguousarray(reps, np.int64)
         args = (V, pbits, *_mix_args(mixes), greedy, bits, float(tol), float(eps), int(max_pi), int(max_vi), stats)
         self._split(reps, lambda lo, hi: self.lib.respond_layer(ctypes.byref(self.model), reps, lo, hi, *args))
+
+    def deviate_layer(self, reps: np.ndarray, V: np.ndarray, bits: np.ndarray, mixes: Mixes, W0: np.ndarray | None,
+                      dbits: np.ndarray | None, eps: float, max_pi: int, stats: np.ndarray) -> None:
+        """One seat's best response, one layer, to the others all playing ``bits`` (mixed where ``mixes`` say,
+        keyed by state), starting from their values ``W0`` if given: kernels.c's deviate_layer; ``dbits``, if
+        given, receives its decisions."""
+        reps = np.ascontiguousarray(reps, np.int64)
+        for a, shape in ((W0, (V.shape[1], V.shape[0])), (dbits, (V.shape[1], bits.shape[1]))):
+            if a is not None and (a.shape != shape or not a.flags.c_contiguous):
+                raise ValueError(f"deviate_layer wants C-contiguous arrays of shape {shape}, not {a.shape}")
+        w0 = None if W0 is None else W0.ctypes.data
+        out = None if dbits is None else dbits.ctypes.data
+        args = (V, bits, *_mix_args(mixes), w0, out, float(eps), int(max_pi), stats)
+        self._split(reps, lambda lo, hi: self.lib.deviate_layer(ctypes.byref(self.model), reps, lo, hi, *args))
 
     def gains_rows(self, room: np.ndarray, rows: np.ndarray, off: np.ndarray, out: np.ndarray) -> None:
         """The turn's gain distribution under each packed decisions row (see versus.py)."""

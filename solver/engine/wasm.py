@@ -32,6 +32,9 @@ from solver.game.turn import TurnModel
 SOURCE = Path(__file__).with_name("kernels.c")
 WASM = Path(__file__).resolve().parent.parent / "site" / "web" / "kernels.wasm"
 EXPORTS = ("solve_layer", "evaluate_layer", "respond_layer", "gains_rows", "versus_pass", "malloc", "free")
+# kernels.c's functions the page never calls, left out of the module every phone downloads: the proof by best
+# response (bench/sweep_equilibria.py --prove) runs natively
+NATIVE_ONLY = ("deviate_layer",)
 FLAGS = ("--target=wasm32-wasi", "-O2", "-msimd128", "-ffp-contract=off", "-fno-fast-math", "-std=c99",
          "-mexec-model=reactor", *(f"-Wl,--export={name}" for name in EXPORTS), "-Wl,--strip-all")
 # The arrays of ``model_arrays``, in the order of the C struct Model's pointers, with their C types.

@@ -140,3 +140,17 @@ def test_a_game_read_off_its_family_says_what_it_says_solved_on_its_own(sweep: M
             assert a[k][c] == b[k][c], (k, c)
     doc = (tmp_path / "doc.md").read_text()
     assert "| 3 | summary | 0.5 | 10-30 (21) | 21/21 |" in doc and "| 3 | summary | 0.5 | 30 |" in doc
+
+
+def test_the_proof_by_best_response_is_kept_and_written(sweep: ModuleType, tmp_path: Path) -> None:
+    r = run(tmp_path, "--prove", "--players", "2,3", "--targets", "25", "--readings", "rulebook", "--speeds", "0.5")
+    assert r.returncode == 0, r.stderr
+    kept = sweep.proofs(tmp_path / "r.jsonl")
+    assert set(kept) == {(2, "rulebook", 0.5), (3, "rulebook", 0.5)}
+    for proof in kept.values():
+        assert proof["converged"] is True and abs(float(proof["gain"])) < 1e-14
+    doc = (tmp_path / "doc.md").read_text()
+    assert "## No seat gains by deviating" in doc
+    assert "| 3 | rulebook | 0.5 | 25 | 0 | True |" in doc and "| yes |" in doc
+    again = run(tmp_path, "--prove", "--players", "2,3", "--targets", "25", "--readings", "rulebook", "--speeds", "0.5")
+    assert again.returncode == 0 and "proved" not in again.stdout          # kept: not solved again
