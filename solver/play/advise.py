@@ -182,11 +182,8 @@ def _advise_checked(tab: CheckedTable, scores: Sequence[int], turn: int, dice: i
         at = struct.unpack(f"<{rows * width}q", tab.data("mixed_at"))
         want = tuple(scores) + (turn, dice)
         for e in range(rows):
-            if tuple(at[e * width:(e + 1) * width]) == want:
+            if tuple(at[e * width:(e + 1) * width]) == want:   # checked when the table was (contract.check_mixed)
                 p: float = struct.unpack("<d", tab.item("mixed_roll", e))[0]
-                if not (math.isfinite(p) and 0.0 < p < 1.0):
-                    raise TableError(f"{tab.where}: mixed_roll holds {p!r}: not a probability strictly between 0 "
-                                     "and 1")
                 return p
         return None
 

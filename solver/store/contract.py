@@ -14,10 +14,11 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import math
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -90,7 +91,7 @@ def contract(meta: Meta, where: str) -> tuple[Rules, Layout]:
     """The rules in meta and the arrays (name -> dtype, shape) a table of them must hold."""
     if meta.get("format") != FORMAT:
         raise TableError(f"{where}: not a gonuts-solve table")
-    if meta.get("schema") not in SCHEMAS:
+    if type(meta.get("schema")) is not int or meta.get("schema") not in SCHEMAS:   # true == 1 in Python
         raise TableError(f"{where}: unknown table schema {meta.get('schema')!r} (this version reads "
                          f"{', '.join(map(str, SCHEMAS))})")
     try:
@@ -109,6 +110,59 @@ def contract(meta: Meta, where: str) -> tuple[Rules, Layout]:
                          f"{meta.get('tolerance')!r}): no answer is given from it; build the game again")
     eq = equilibrium_of(meta, where)
     return rules, expected(rules, rules.substates, eq["mixed_decisions"])
+
+
+def check_mixed(rules: Rules, at: Sequence[int], roll: Sequence[float], roll_bit: Callable[[int, int], bool],
+                where: str) -> None:
+    """The one check of a table's mixed decisions, for every path that reads a table (``tables.load`` and the
+    numpy-free readers alike): ``at`` holds the rows of ``mixed_at`` one after the other (scores in turn order,
+    turn points, dice), ``roll`` the probabilities, ``roll_bit(state, q)`` the table's roll bit at flat state
+    ``state`` and decision ``q = t (D + 1) + n``. Each row names a decision (scores on the board, turn points
+    that do not yet reach the target, 1 to D dice, not the turn's opening roll, which the rules force), the rows
+    in table order, once each; each probability strictly between 0 and 1; and the roll bit there says the likelier
+    action (roll where p >= 1/2, as the solver stores it)."""
+    N, G, D = rules.players, rules.target, rules.substates
+    width = N + 2
+    rows = len(at) // width
+    if len(at) != rows * width or len(roll) != rows:
+        raise TableError(f"{where}: mixed_at and mixed_roll do not match")
+    last = -1
+    for e in range(rows):
+        row = at[e * width:(e + 1) * width]
+        scores, t, n = row[:N], row[N], row[N + 1]
+        if not (all(0 <= x < G for x in scores) and 1 <= n <= D and 0 <= t < G - scores[0]) or (t == 0 and n == D):
+            raise TableError(f"{where}: mixed_at names a state that is no decision")
+        state = 0
+        for x in scores:
+            state = state * G + x
+        key = (state * G + t) * (D + 1) + n
+        if key <= last:
+            raise TableError(f"{where}: mixed_at is not in table order, once each")
+        last = key
+        p = roll[e]
+        if not (math.isfinite(p) and 0.0 < p < 1.0):
+            raise TableError(f"{where}: mixed_roll holds values that are not probabilities strictly between 0 and 1")
+        if roll_bit(state, t * (D + 1) + n) != (p >= 0.5):
+            raise TableError(f"{where}: mixed_roll and the roll bit disagree at a mixed decision (the bit is the "
+                             "likelier action)")
+
+
+def mixed_members(rules: Rules, members: dict[str, Member],
+                  where: str) -> None:
+    """``check_mixed`` on a table's raw members (dtype, shape, bytes), as ``Archive.read_table`` returns them."""
+    if "mixed_at" not in members:
+        return
+    G, D = rules.target, rules.substates
+    raw = members["mixed_at"][2]
+    at = struct.unpack(f"<{len(raw) // 8}q", raw)
+    roll = struct.unpack(f"<{len(members['mixed_roll'][2]) // 8}d", members["mixed_roll"][2])
+    if "roll" in members:
+        bools = members["roll"][2]
+        bit = lambda state, q: bools[state * G * (D + 1) + q] != 0  # noqa: E731
+    else:
+        packed, width = members["roll_bits"][2], members["roll_bits"][1][-1]
+        bit = lambda state, q: bool(packed[state * width + (q >> 3)] & (128 >> (q & 7)))  # noqa: E731
+    check_mixed(rules, at, roll, bit, where)
 
 
 def checksum_of(items: Iterable[tuple[str, str, Sequence[int], bytes | memoryview]]) -> str:
@@ -338,5 +392,6 @@ class Archive:
         arrays = {name: self.read(name, *want[name]) for name in want}
         if meta.get("checksum") != checksum_of((name, *a) for name, a in arrays.items()):
             raise TableError(f"{self.where}: checksum mismatch: the table is corrupted")
+        mixed_members(rules, arrays, self.where)
         check_expected(rules, expect, self.where)
         return meta, rules, arrays

@@ -34,6 +34,7 @@ from solver.store.contract import (
     Archive,
     Member,
     Meta,
+    check_mixed,
     contract,
     equilibrium_of,
 )
@@ -149,20 +150,18 @@ def checksum(arrays: dict[str, np.ndarray]) -> str:
     return "sha256:" + h.hexdigest()
 
 
-def _check_mixed(at: np.ndarray, roll: np.ndarray, rules: Rules, where: str) -> None:
-    """Mixed decisions name decision states, once each, in table order, and probabilities strictly between 0
-    and 1."""
-    N, G, D = rules.players, rules.target, rules.substates
-    scores, t, n = at[:, :N], at[:, N], at[:, N + 1]
-    ok = (scores >= 0).all() and (scores < G).all() and (n >= 1).all() and (n <= D).all() and (t >= 0).all() and \
-        (t < G - scores[:, 0]).all()
-    if not ok:
-        raise TableError(f"{where}: mixed_at names a state that is no decision")
-    keys = np.ravel_multi_index(tuple(at[:, k] for k in range(N + 2)), (G,) * N + (G, D + 1)) if len(at) else at
-    if len(at) and np.any(np.diff(keys) <= 0):
-        raise TableError(f"{where}: mixed_at is not in table order, once each")
-    if not np.all(np.isfinite(roll)) or np.any(roll <= 0) or np.any(roll >= 1):
-        raise TableError(f"{where}: mixed_roll holds values that are not probabilities strictly between 0 and 1")
+def _check_mixed(arrays: dict[str, np.ndarray], rules: Rules, where: str) -> None:
+    """``contract.check_mixed``, the one check every path that reads a table makes, on the arrays."""
+    G, D = rules.target, rules.substates
+    at = [int(x) for x in np.asarray(arrays["mixed_at"]).ravel()]
+    roll = [float(x) for x in np.asarray(arrays["mixed_roll"]).ravel()]
+    if "roll" in arrays:
+        flat = arrays["roll"].reshape(-1, G * (D + 1))
+        bit = lambda state, q: bool(flat[state, q])  # noqa: E731
+    else:
+        packed = arrays["roll_bits"].reshape(-1, arrays["roll_bits"].shape[-1])
+        bit = lambda state, q: bool(packed[state, q >> 3] & (128 >> (q & 7)))  # noqa: E731
+    check_mixed(rules, at, roll, bit, where)
 
 
 def _check(meta: Meta, arrays: dict[str, np.ndarray], where: str) -> Rules:
@@ -183,7 +182,7 @@ def _check(meta: Meta, arrays: dict[str, np.ndarray], where: str) -> Rules:
     if np.abs(sw.sum(axis=-1) - 1.0).max() > 1e-9:
         raise TableError(f"{where}: start_win does not sum to 1 over players")
     if "mixed_at" in arrays:
-        _check_mixed(arrays["mixed_at"], arrays["mixed_roll"], rules, where)
+        _check_mixed(arrays, rules, where)
     if "roll" in arrays:
         G, roll = rules.target, arrays["roll"]
         # with banked score s0, turn points t >= G - s0 already win: rolling there is never stored

@@ -144,9 +144,22 @@ def test_arrays_deflate_hardly_shrinks_are_stored_and_read_back_the_same(ruleboo
 
 
 def _with_mixes(table, rows, roll):
+    """The table's arrays with these mixed decisions, the roll bit at each the likelier action (as a solve stores
+    it), where the row names a cell of the table."""
     arrays = _copy_arrays(table)
     arrays["mixed_at"] = np.array(rows, dtype=np.int64).reshape(len(rows), table.players + 2)
     arrays["mixed_roll"] = np.array(roll, dtype=np.float64)
+    G, D = table.target, table.substates
+    for row, p in zip(rows, roll):
+        *scores, t, n = row
+        if not (all(0 <= x < G for x in scores) and 0 <= t < G and 0 <= n <= D):
+            continue
+        if "roll" in arrays:
+            arrays["roll"][tuple(scores) + (t, n)] = p >= 0.5
+        else:
+            state, q = int(np.ravel_multi_index(tuple(scores), (G,) * len(scores))), t * (D + 1) + n
+            flat = arrays["roll_bits"].reshape(G ** len(scores), -1)
+            flat[state, q >> 3] = (flat[state, q >> 3] & ~np.uint8(128 >> (q & 7))) | np.uint8((p >= 0.5) << 7 >> (q & 7))
     return arrays
 
 
