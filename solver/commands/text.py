@@ -16,7 +16,7 @@ if TYPE_CHECKING:                # annotations only: loading them costs start-up
     from solver.lab.fair import FairStart
     from solver.lab.strategy import SimpleRulesReport, SimReport
     from solver.play.advise import Advice
-    from solver.play.record import Review
+    from solver.play.record import Review, ReviewedDecision
     from solver.store.build import BuildReport
     from solver.store.tables import Table
     from solver.store.verify import VerifyReport
@@ -223,6 +223,21 @@ def fair(rules: Rules, res: FairStart, given: Sequence[int] | None) -> str:
         f"(from {100 * max(abs(p - 1 / N) for p in res.before):.2f} without head starts)"])
 
 
+def dice_words(n: int) -> str:
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
+def mixed_line(d: ReviewedDecision, who: str) -> str:
+    """A mixed decision of a review: no cost either way for the mover, and what each action does to the others."""
+    def others(chances: tuple[float, ...] | None) -> str:
+        return ", ".join(f"{100 * x:.2f}%" for x in (chances or ())[1:])
+    return (f"entry {d.event + 1} is a mixed decision: rolling and stopping give {who} the same chance "
+            f"({100 * d.win_if_roll:.2f}%), so neither costs anything; the equilibrium rolls with probability "
+            f"{d.roll_probability:.4f}. The others (in turn order) get {others(d.players_if_roll)} if {who} "
+            f"roll{'' if who == 'you' else 's'}, {others(d.players_if_stop)} if {who} "
+            f"stop{'' if who == 'you' else 's'}.")
+
+
 def luck_line(rv: Review) -> str:
     """The seat's change in win probability in one sentence: the dice, its decisions, the others'."""
     r, sp = rv.replay, rv.split
@@ -258,7 +273,11 @@ def review(rv: Review) -> str:
     worst = rv.costliest()
     if worst:
         lines.append("costliest: " + "; ".join(f"entry {d.event + 1} ({d.taken} at {'-'.join(map(str, d.scores))}, "
-                                                f"{d.turn} points, {d.dice} dice: {d.loss_points:.2f})" for d in worst))
+                                                f"{d.turn} points, {dice_words(d.dice)}: {d.loss_points:.2f})"
+                                                for d in worst))
+    for d in rv.decisions:
+        if d.mixed:
+            lines.append(mixed_line(d, who))
     lines.append(luck_line(rv))
     return "\n".join(lines)
 

@@ -268,16 +268,31 @@ class ReviewedDecision:
     turn: int
     dice: int
     taken: str
-    optimal: str
+    optimal: str          # "roll", "stop", or "either" where the equilibrium mixes
     win_if_roll: float
     win_if_stop: float
-    loss_points: float    # percentage points of win probability given up (0 when optimal)
+    loss_points: float    # percentage points of win probability given up (0 when optimal, and where mixed)
+    # where the equilibrium mixes (both actions give the mover the same chance): its probability of rolling, and
+    # what each action gives every seat (seat order from the mover), as ``advise`` says
+    roll_probability: float | None = None
+    players_if_roll: tuple[float, ...] | None = None
+    players_if_stop: tuple[float, ...] | None = None
+
+    @property
+    def mixed(self) -> bool:
+        return self.roll_probability is not None
 
     def to_dict(self) -> dict[str, object]:
-        """The decision as ``review --json`` prints it."""
-        return {"event": self.event, "scores": list(self.scores), "turn": self.turn, "dice": self.dice,
-                "taken": self.taken, "optimal": self.optimal, "win_if_roll": self.win_if_roll,
-                "win_if_stop": self.win_if_stop, "loss_points": self.loss_points}
+        """The decision as ``review --json`` prints it (``roll_probability`` and every seat's chances only where
+        the equilibrium mixes)."""
+        out: dict[str, object] = {"event": self.event, "scores": list(self.scores), "turn": self.turn,
+                                  "dice": self.dice, "taken": self.taken, "optimal": self.optimal,
+                                  "win_if_roll": self.win_if_roll, "win_if_stop": self.win_if_stop,
+                                  "loss_points": self.loss_points}
+        if self.mixed:
+            out.update(roll_probability=self.roll_probability, players_if_roll=list(self.players_if_roll or ()),
+                       players_if_stop=list(self.players_if_stop or ()))
+        return out
 
 
 @dataclass(frozen=True)
@@ -334,6 +349,10 @@ def review(record: Any, table: TableView, seat: int | None = None,
         roll, stop = a.win_if_roll, a.win_if_stop
         if roll is None or stop is None:            # a decision is a state where both actions exist
             raise RecordError(f"event {d.event}: not a decision")
+        if a.reason == "mixed":                     # both actions give the mover the same chance: no cost
+            out.append(ReviewedDecision(d.event, d.scores, d.turn, d.dice, d.taken, "either", roll, stop, 0.0,
+                                        a.roll_probability, a.players_if_roll, a.players_if_stop))
+            continue
         took = roll if d.taken == "roll" else stop
         out.append(ReviewedDecision(d.event, d.scores, d.turn, d.dice, d.taken, a.action,
                                     roll, stop, 100.0 * (max(roll, stop) - took)))

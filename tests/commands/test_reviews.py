@@ -137,3 +137,31 @@ def test_a_history_is_checked_before_its_games_are_read():
                        ({"version": 1, "games": [one] * 1001}, "at most 1,000 games, not 1,001")):
         with pytest.raises(RecordError, match=words):
             records_of({"format": "gonuts-history", **bad})
+
+
+def test_a_mixed_decision_is_no_cost_and_says_what_each_action_does_to_the_others(tmp_path):
+    """Where the equilibrium mixes, both actions give the mover the same chance: review says so (optimal
+    "either", nothing given up, never among the costliest) and what each does to the other seat, in words and in
+    JSON. The table here is the shipped one with a mix written at the record's first decision."""
+    from test_hostile_tables import forge
+
+    from solver.store import tables
+    from solver.store.locate import shipped_dir
+    shipped = tables.load(shipped_dir() / "gonuts-2p-t50-rulebook.npz")
+    p = 0.75 if shipped.roll_at((0, 0), 2, 4) else 0.25
+    table = forge(shipped, tmp_path / "mixed.npz", [(0, 0, 2, 4)], [p])
+    events = [ev(0, roll=[2, 2, 1]), ev(0, choice="stop" if p > 0.5 else "roll"), ev(1, banked=7),
+              ev(0, roll=[1, 2, 2]), ev(0, choice="stop")]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record(events)))
+    out = json.loads(_cli("review", path, "--table", table, "--json", cache=tmp_path).stdout)
+    first = out["decisions"][0]
+    assert first["optimal"] == "either" and first["loss_points"] == 0.0 and first["roll_probability"] == p
+    assert len(first["players_if_roll"]) == 2 and len(first["players_if_stop"]) == 2
+    assert first["event"] not in out["costliest"]
+    text = _cli("review", path, "--table", table, cache=tmp_path)
+    assert text.returncode == 0, text.stderr
+    said = text.stdout
+    assert "entry 2 is a mixed decision: rolling and stopping give you the same chance" in said
+    assert f"the equilibrium rolls with probability {p:.4f}" in said and "if you roll" in said
+    assert "costliest: entry 2" not in said and "; entry 2 (" not in said and " dice" in said

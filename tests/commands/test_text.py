@@ -38,3 +38,16 @@ def test_a_tables_info_says_its_own_meta():
     assert info["rules"] == Rules.from_options(reading="summary").to_dict() and info["checksum"] == t.meta["checksum"]
     assert abs(sum(info["start_win_at_zero"]) - 1) < 1e-12 and info["size_bytes"] == path.stat().st_size
     assert info["describe"] in text.info(str(path), t)
+
+
+def test_a_review_counts_one_die_as_a_die():
+    import dataclasses
+
+    from solver.play.luck import Split
+    from solver.play.record import Review, ReviewedDecision
+    d = ReviewedDecision(4, (10, 12), 7, 1, "roll", "stop", 0.40, 0.45, 5.0)
+    fields = {f.name: 0.0 for f in dataclasses.fields(Split)}
+    rv = Review(type("R", (), {"rules": Rules.from_options(), "you": 0, "mode": "coach", "winner": None,
+                               "scores": (10, 12), "names": None, "trace": []})(), (d,), 0, Split(**fields))
+    said = text.review(rv)
+    assert "7 points, 1 die: 5.00" in said and "1 dice" not in said
