@@ -73,7 +73,8 @@ RULE_OPTIONS = [
                  help="Number of players, 2 to 4. [default: 2, or the number of --scores]"),
     click.option("--target", type=Bounded(1), default=None, help="Points needed to win. [default: 50]"),
     click.option("--rules", "reading", type=READINGS, default=None,
-                 help="Reading of the rules (see README). [default: rulebook]"),
+                 help="Reading of the rules: rulebook (a Go Nuts! round replaces the turn's points) or summary (its "
+                      "acorns add to them); README, \"The two readings\". [default: rulebook]"),
     click.option("--faces", default=None, metavar="A,S,C",
                  help="Squirrel-die faces: acorn,squirrel,car counts. [default: 2,3,1]"),
     click.option("--dog", default=None, metavar="D,H", help="Dog-die faces: dog,house counts. [default: 1,5]"),

@@ -27,10 +27,15 @@ def pct(x: float | None) -> str:
     return "   -   " if x is None else f"{100 * x:6.2f}%"
 
 
+def seconds(s: float) -> str:
+    """A duration as a person reads it: two decimals, or two significant digits below a tenth (never "0.00 s")."""
+    return f"{s:.2f} s" if s >= 0.1 else f"{s:.2g} s"
+
+
 def build(rep: BuildReport) -> str:
     flag = "converged" if rep.converged else "NOT CONVERGED"
     how = f"from the table to {rep.corner_of}, with no solve" if rep.corner_of is not None else \
-        f"solved in {rep.seconds:.2f} s, {rep.iterations} iterations"
+        f"solved in {seconds(rep.seconds)}, {rep.iterations} iteration{'' if rep.iterations == 1 else 's'}"
     line = f"{rep.path}: {how}, residual {rep.residual:.1e} ({flag}); first player wins {rep.first_player_win:.4%}"
     eq = rep.equilibrium
     if eq["orbits_searched"]:

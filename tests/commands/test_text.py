@@ -3,6 +3,8 @@ are, a forced roll and a winning stop say why, three or more players get every s
 says its own meta."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from solver.commands import text
 from solver.game.rules import Rules
 from solver.play.advise import advise
@@ -51,3 +53,42 @@ def test_a_review_counts_one_die_as_a_die():
                                "scores": (10, 12), "names": None, "trace": []})(), (d,), 0, Split(**fields))
     said = text.review(rv)
     assert "7 points, 1 die: 5.00" in said and "1 dice" not in said
+
+
+def test_a_build_answered_at_once_says_how_long_it_took_and_never_zero(tmp_path):
+    from solver.store.build import BuildReport
+    rep = BuildReport(tmp_path / "t.npz", {}, 0.00095, 1e-16, 1, True, 0.77, {"orbits_searched": 0})
+    said = text.build(rep)
+    assert "solved in 0.00095 s, 1 iteration," in said and "0.00 s" not in said
+    assert "solved in 12.35 s, 3 iterations," in text.build(BuildReport(tmp_path / "t.npz", {}, 12.345, 1e-16, 3,
+                                                                        True, 0.5, {"orbits_searched": 0}))
+
+
+def test_the_readmes_json_example_is_what_advise_prints():
+    import json
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text()
+    block = re.search(r"advise --scores 23,31 --turn 7 --dice 3 --json\n```\n\n```json\n(.*?)\n```", readme, re.S)
+    assert block is not None
+    shown = json.loads(block.group(1).replace('"rules": {...}', '"rules": null'))
+    out = json.loads(subprocess.run([sys.executable, "-m", "cli", "advise", "--scores", "23,31", "--turn", "7",
+                                     "--dice", "3", "--json"], cwd=root, capture_output=True, text=True,
+                                    timeout=120).stdout)
+    assert {k: v for k, v in out.items() if k != "rules"} == {k: v for k, v in shown.items() if k != "rules"}
+
+
+def test_the_readings_help_points_at_what_explains_them():
+    import click
+
+    from solver.commands.options import RULE_OPTIONS
+    cmd = click.Command("x", params=[], callback=lambda **kw: None)
+    for opt in RULE_OPTIONS:
+        cmd = opt(cmd)
+    help_text = " ".join(p.help or "" for p in cmd.params if "--rules" in getattr(p, "opts", []))
+    assert "The two readings" in help_text
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert "**The two readings** (`--rules`)" in readme
