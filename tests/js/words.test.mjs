@@ -78,3 +78,15 @@ test("the why text says 1 point, and 2 points, of the turn it risks", () => {
   assert.match(why(1), /Rolling risks your 1 point: /);
   assert.match(why(2), /Rolling risks your 2 points: /);
 });
+
+test("a number in a sentence takes the language's decimal mark, whatever the sentence", () => {
+  const key = "Solving {game}: about {seconds}\u00a0s and {mb}\u00a0MB on this device.";
+  const said = (lang) => makeWords(catalogues, lang).t(key, { game: "x", seconds: 6.1, mb: 1234 });
+  assert.match(said("de"), /etwa 6,1\u00a0s und 1\.234\u00a0MB/);
+  assert.match(said("fr"), /6,1\u00a0s/);
+  assert.match(said("es"), /6,1\u00a0s/);
+  assert.match(said("en"), /about 6\.1\u00a0s and 1,234\u00a0MB/);
+  const w = makeWords(catalogues, "en");
+  w.setLanguage("de");                                   // a change of language: the next drawing is German
+  assert.match(w.t(key, { game: "x", seconds: 0.5, mb: 3 }), /etwa 0,5\u00a0s und 3\u00a0MB/);
+});

@@ -256,3 +256,38 @@ def test_a_german_family_at_320x568_sees_every_label_whole_and_nothing_covered(b
     assert len(seen) == 8
     assert phone.errors == []
     phone.close()
+
+
+TAB_CUT = """() => [...document.querySelectorAll('nav.tabs [role=tab]')].map((b) => {
+    const r = b.getBoundingClientRect(), range = document.createRange();
+    range.selectNodeContents(b);
+    const text = range.getBoundingClientRect();
+    return {id: b.id, text: b.textContent, cut: b.scrollWidth > b.clientWidth + 1 || text.width > r.width + 0.5
+            || text.left < r.left - 0.5 || text.right > r.right + 0.5, inView: r.right <= innerWidth + 0.5 && r.left >= -0.5};
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de"])
+def test_no_tab_label_is_cut_at_320x568_in_any_language(browser, page_file, lang):
+    """Each tab's text measured against its box, the language given by the link and then chosen in the select
+    (a change of words alone does not resize the bar)."""
+    phone = Phone.open(browser, page_file, (320, 568), f"?lang={lang}")
+    page = phone.page
+    for tab in page.evaluate(TAB_CUT):
+        assert not tab["cut"] and tab["inView"], (lang, tab)
+    other = "en" if lang != "en" else "es"
+    page.select_option("#lang", other)
+    page.select_option("#lang", lang)
+    page.wait_for_timeout(100)
+    for tab in page.evaluate(TAB_CUT):
+        assert not tab["cut"] and tab["inView"], (lang, "after the select", tab)
+    for first in ("es", "fr", "de"):
+        page.select_option("#lang", first)
+        page.wait_for_timeout(100)
+        for tab in page.evaluate(TAB_CUT):
+            assert not tab["cut"] and tab["inView"], (first, "chosen in the select", tab)
+    page.select_option("#lang", lang)
+    if page.is_visible("#welcome"):
+        page.locator("#welcome-done").tap()
+    page.screenshot(path=str(SHOTS / f"320x568-{lang}-tabs.png"))
+    phone.close()

@@ -872,3 +872,23 @@ def test_the_dice_icons_stand_out_on_a_dark_roll_button(browser, page_file, tmp_
         best = max((max(luminance(p), back) + 0.05) / (min(luminance(p), back) + 0.05) for p in pixels)
         assert best >= 4.5, (face, best)
     phone.close()
+
+
+def test_the_pages_top_line_says_the_target_of_the_game_on_screen(browser, page_file):
+    phone = Phone.open(browser, page_file, (320, 568))
+    page = phone.page
+    page.evaluate("""() => { const r = {format: 'gonuts-game', version: 1, reading: 'rulebook', players: 2, target: 30,
+                   you: 0, mode: 'table', events: [{seat: 0, roll: [0, 0, 5]}], names: ['Ann', 'Bo'], hints: [true, true]};
+                   localStorage.setItem('gonuts.table.v1', JSON.stringify(r)); }""")
+    page.reload()
+    page.wait_for_function("() => window.gonuts !== undefined")
+    page.locator("#tab-table").tap()
+    page.wait_for_selector("#table-game:not([hidden])")
+    line = lambda: page.text_content("#page-line")  # noqa: E731
+    assert "Target 30." in line() and "Target 50" not in line()
+    page.locator("#tab-advise").tap()
+    assert "Target 50." in line()                                       # no game there: the page's own
+    page.locator("#tab-table").tap()
+    page.select_option("#lang", "es")
+    assert "Meta: 30." in line()
+    phone.close()

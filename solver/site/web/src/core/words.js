@@ -45,6 +45,11 @@ export function makeWords(catalogues, start) {
   const percent = () => once("pct", () => new Intl.NumberFormat(lang,
     { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 }));
   const pct0 = () => once("pct0", () => new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }));
+  /** The language's decimal mark ("." or ","). */
+  const mark = () => once("mark", () => {
+    const part = new Intl.NumberFormat(lang).formatToParts(1.5).find((x) => x.type === "decimal");
+    return part ? part.value : ".";
+  });
 
   /** A whole number under 1000 is written alike in all four languages (no grouping, ASCII digits and minus), so
    * the start-up screen needs no locale data for its counts; a test holds it to Intl.
@@ -66,7 +71,8 @@ export function makeWords(catalogues, start) {
   /** A signed number of points with one decimal, a true minus sign for a loss. @param {number} x */
   const signed = (x) => { const v = Math.round(1000 * x) / 10 + 0; return `${v >= 0 ? "+" : "\u2212"}${fixed(Math.abs(v), 1)}`; };
 
-  /** The message of `key` in the language, its {placeholders} filled (numbers formatted), its plural chosen
+  /** The message of `key` in the language, its {placeholders} filled (numbers in the language: whole ones
+   * grouped, others with its decimal mark), its plural chosen
    * by params.n. A key missing from a catalogue falls back to English (a test keeps them complete).
    * @param {string} key @param {Params} [params] @returns {string} */
   function t(key, params) {
@@ -80,7 +86,9 @@ export function makeWords(catalogues, start) {
     return msg.replace(/\{(\w+)\}/g, (all, name) => {
       const v = p[name];
       if (v === undefined || v === null) return all;
-      return typeof v === "number" ? (Number.isInteger(v) && !plain(v) ? whole().format(v) : String(v)) : v;
+      if (typeof v !== "number") return v;
+      if (Number.isInteger(v)) return plain(v) ? String(v) : whole().format(v);
+      return String(v).replace(".", mark());     // its own digits, the language's mark: "6.1 s", "6,1 s"
     });
   }
 

@@ -6,7 +6,7 @@ import { data, core, TARGET } from "./context.js";
 import { solved } from "./solving.js";
 import { $, el, show, showError, fetchBytes } from "./dom.js";
 import { store, track, savedOrder } from "./storage.js";
-import { openTab } from "./tabs.js";
+import { openTab, onShown } from "./tabs.js";
 import { t, words } from "./i18n.js";
 import { GonutsInputError } from "../core/errors.js";
 import { whole } from "../core/numbers.js";
@@ -39,6 +39,22 @@ const before = new WeakMap();
 /** @param {string} mode @returns {GameRecord | null} */
 export const recordOf = (mode) => { const get = registry.get(mode); return get ? get() : null; };
 
+/* The page's top line says a target: the one of the game on screen (the game the tab shown holds), else the
+ * page's own. */
+let shownTab = "";
+function headerTarget() {
+  const line = document.getElementById("page-line");
+  if (!line || !line.dataset.t) return;
+  const r = recordOf(shownTab);
+  const target = r && typeof r.target === "number" ? r.target : TARGET;
+  const params = JSON.parse(line.dataset.tParams || "{}");
+  if (params.target === target) return;
+  params.target = target;
+  line.dataset.tParams = JSON.stringify(params);
+  line.textContent = t(line.dataset.t, params);
+}
+onShown((name) => { shownTab = name; headerTarget(); });
+
 /** Hold a record: its context and its state replayed once (throws GonutsInputError if it does not replay).
  * @param {Held} held @param {GameRecord | null} record */
 export function hold(held, record) {
@@ -47,6 +63,7 @@ export function hold(held, record) {
   held.record = record;
   held.ctx = record ? core.context(record) : null;
   held.st = record ? core.replay(record) : null;
+  headerTarget();
 }
 
 /** Make a game usable: a no-op when it is, else load it (the 4-player tables are decoded on first use), read

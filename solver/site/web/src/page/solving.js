@@ -164,10 +164,11 @@ export async function estimate(spec) {
   return { seconds, bytes, limit, calibration, fits: bytes <= limit && seconds <= MAX_SECONDS };
 }
 
+/* Numbers for a sentence's params: t() writes them in the language of each drawing ("6.1", "6,1"). */
 /** @param {number} bytes */
-const mb = (bytes) => String(Math.max(1, Math.round(bytes / 2 ** 20)));
+const mb = (bytes) => Math.max(1, Math.round(bytes / 2 ** 20));
 /** @param {number} s */
-const secs = (s) => String(s < 10 ? Math.max(1, Math.round(s * 10) / 10) : Math.round(s));
+const secs = (s) => s < 10 ? Math.max(1, Math.round(s * 10) / 10) : Math.round(s);
 /** A game as the page names it in a sentence ("the 2-player rulebook game to 40", and its speed unless 1).
  * @param {Spec} s */
 export const gameName = (s) => (s.speed === 1 ? t("the {players}-player {reading} game to {target}", { players: s.players, reading: t(s.reading), target: s.target })
@@ -292,7 +293,7 @@ async function solve(key, spec, opts) {
     }
     if (!est.fits) {
       refuse("{game} would take about {minutes} minutes on this device: choose a lower target or fewer players.",
-             { game: opening(gameName(spec)), minutes: String(Math.max(1, Math.round(est.seconds / 60))) });
+             { game: opening(gameName(spec)), minutes: Math.max(1, Math.round(est.seconds / 60)) });
     }
     if (ui) {
       ui.say("Solving {game}: about {seconds}\u00a0s and {mb}\u00a0MB on this device.", { spec, seconds: secs(est.seconds), mb: mb(est.bytes) });

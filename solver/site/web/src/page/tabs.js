@@ -1,7 +1,7 @@
 /* The tabs and the address after #. A tab opens another only through openTab (never by writing its DOM); a
  * tab module says what to do when it opens with onOpen. */
 import { $ } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, onLanguage } from "./i18n.js";
 import { whole } from "../core/numbers.js";
 import { GonutsInputError } from "../core/errors.js";
 
@@ -85,4 +85,5 @@ export function addressNumber(text, what) {
     if (cut) nav.classList.add("wrap");
   };
   new ResizeObserver(check).observe(nav);
+  onLanguage(check);                   // other words in a bar of the same size: no resize says so
 }
