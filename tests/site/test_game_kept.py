@@ -177,6 +177,57 @@ def test_two_taps_on_resume_while_a_game_decodes_resume_it_once(browser, page_fi
     phone.close()
 
 
+@pytest.mark.parametrize("slowdown", [4, 6])
+def test_a_double_tap_on_resume_on_a_slow_phone_never_enters_a_roll(browser, page_file, slowdown):
+    """A phone four or six times slower (Chromium's CPU throttling): the second tap's touch is handled only after
+    the resumed game is drawn, on the roll grid now under the finger; it was meant for Resume and enters
+    nothing."""
+    for attempt in range(3):
+        phone = Phone.open(browser, page_file)
+        page = phone.page
+        four = record("table", 4, all_cars(3, 4), started="2026-01-01T00:00:00Z")
+        put(page, "table.v1", ".recent", [four])
+        put(page, "table.v1", "", record("table", 2, all_cars(1), started="2026-01-02T00:00:00Z"))
+        reopen(phone)
+        open_new_game_form(page)
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
+        double_tap(page, "#table-resume-0", gap=0.12 + 0.05 * attempt)
+        until(page, "r.players === 4")
+        page.wait_for_function("() => !document.getElementById('table-resume-0')?.disabled")
+        time.sleep(0.5)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+        assert page.evaluate("window.gonuts.record('table')")["events"] == four["events"], (slowdown, attempt)
+        phone.close()
+
+
+def test_a_second_tap_handled_late_after_the_resumed_game_is_drawn_enters_nothing(browser, page_file):
+    """A phone too busy to handle a touch when it comes: the main thread is held for 0.8 s just after the resumed
+    game is drawn, so the second tap of the double tap on Resume is handled then, on the roll grid now under the
+    finger, long after the draw. The touch happened before the grid was there: it enters nothing."""
+    phone = Phone.open(browser, page_file)
+    page = phone.page
+    four = record("table", 4, all_cars(3, 4), started="2026-01-01T00:00:00Z")
+    put(page, "table.v1", ".recent", [four])
+    put(page, "table.v1", "", record("table", 2, all_cars(1), started="2026-01-02T00:00:00Z"))
+    reopen(phone)
+    open_new_game_form(page)
+    page.evaluate("""() => { let done = false;
+        new MutationObserver(() => {
+          const r = window.gonuts.record('table');
+          if (done || !r || r.players !== 4) return;
+          done = true;
+          const end = performance.now() + 800;
+          while (performance.now() < end) { /* a phone busy elsewhere */ }
+        }).observe(document.getElementById('panel-table'), {subtree: true, childList: true, attributes: true}); }""")
+    double_tap(page, "#table-resume-0", gap=0.2)
+    until(page, "r.players === 4")
+    page.wait_for_function("() => !document.getElementById('table-resume-0')?.disabled")
+    time.sleep(1.2)
+    assert page.evaluate("window.gonuts.record('table')")["events"] == four["events"]
+    phone.close()
+
+
 def test_two_taps_on_the_coachs_resume_never_overwrite_the_coached_game(browser, page_file):
     phone = Phone.open(browser, page_file)
     page = phone.page

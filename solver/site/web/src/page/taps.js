@@ -1,10 +1,17 @@
 /* Taps at a table: a tap on a control drawn after the finger went down does nothing (it was meant for what was
  * there before), and neither does the second tap of a double tap: within TAP_GAP ms of the redraw that the
  * first tap caused, where the first one landed (so +1 can be tapped as fast as a finger goes). Keyboard
- * presses are never ignored. */
+ * presses are never ignored.
+ *
+ * A touch's time is when the finger touched (the event's timeStamp), not when the page got round to it: a phone
+ * busy drawing what the first tap of a double tap asked for handles the second only afterwards, on whatever is
+ * under the finger by then (a roll grid where Resume was), and it must still count as before that draw. */
 const TAP_GAP = 350, TAP_NEAR = 24;
 const taps = { down: -Infinity, drawn: -Infinity, last: -Infinity, x: NaN, y: NaN, lastX: NaN, lastY: NaN };
-document.addEventListener("pointerdown", (e) => { taps.down = performance.now(); taps.x = e.clientX; taps.y = e.clientY; }, true);
+/** When an event happened, on performance.now()'s clock (a browser that stamps events otherwise: now).
+ * @param {Event} e */
+const happened = (e) => { const now = performance.now(); return e.timeStamp > 0 && e.timeStamp <= now ? e.timeStamp : now; };
+document.addEventListener("pointerdown", (e) => { taps.down = happened(e); taps.x = e.clientX; taps.y = e.clientY; }, true);
 
 /** Note that the controls were just drawn again. */
 export function redrawn() { taps.drawn = performance.now(); }
@@ -14,7 +21,7 @@ export function tap(fn) {
   return (/** @type {MouseEvent} */ e) => {
     if (e.detail > 0) {                          // a pointer's click (a key's has detail 0)
       const target = /** @type {HTMLElement} */ (e.currentTarget);
-      const now = performance.now(), born = Number(target.dataset.born || -Infinity);
+      const now = happened(e), born = Number(target.dataset.born || -Infinity);
       const near = Math.hypot(taps.x - taps.lastX, taps.y - taps.lastY) < TAP_NEAR;
       const doubled = near && taps.drawn >= taps.last && now - taps.drawn < TAP_GAP;
       if (taps.down < born || doubled) return;
