@@ -418,7 +418,7 @@ def main() -> None:
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
         args.results.parent.mkdir(parents=True, exist_ok=True)
-        lock = (args.results.parent / (args.results.name + ".lock")).open("w")
+        lock = args.results.open("a")            # the results file itself: no lock file is left behind
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

@@ -76,13 +76,15 @@ def test_the_next_result_is_never_glued_onto_a_line_cut_short(sweep: ModuleType,
 
 
 def test_a_second_sweep_on_the_same_results_is_refused(tmp_path: Path) -> None:
-    with (tmp_path / "r.jsonl.lock").open("w") as lock:
+    (tmp_path / "r.jsonl").write_text(line(11) + "\n")
+    with (tmp_path / "r.jsonl").open("a") as lock:                     # as a sweep under way holds it
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         r = run(tmp_path, "--players", "2", "--targets", "10", "--readings", "summary", "--speeds", "1")
     assert r.returncode != 0
     assert r.stderr.strip().splitlines() == [f"another sweep is writing {tmp_path / 'r.jsonl'}; wait for it, or "
                                              "give this one --results elsewhere"]
-    assert not (tmp_path / "r.jsonl").exists()
+    assert (tmp_path / "r.jsonl").read_text() == line(11) + "\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.jsonl"]           # and no lock file left anywhere
 
 
 def children(pid: int) -> list[int]:
