@@ -167,20 +167,29 @@ def run_proof(players: int, reading: str, speed: float, target: int) -> dict[str
     return {**base, **json.loads(out.strip().splitlines()[-1])}
 
 
-def proofs(path: Path) -> dict[tuple[int, str, float], dict[str, object]]:
-    """The proofs kept, the largest target of each family (a proof at target T holds for every smaller one)."""
-    out: dict[tuple[int, str, float], dict[str, object]] = {}
+def kept(path: Path, kind: str) -> list[dict[str, object]]:
+    """The whole lines of the results that say ``kind`` ("family", "proof"), in order (load names the others)."""
+    out: list[dict[str, object]] = []
     if path.exists():
         for line in path.read_text().splitlines():
             try:
                 r = json.loads(line)
             except ValueError:
                 continue
-            if not (isinstance(r, dict) and r.get("proof")) or "error" in r:
-                continue
-            k = (int(r["players"]), str(r["reading"]), float(r["speed"]))
-            if k not in out or int(out[k]["target"]) < int(r["target"]):  # type: ignore[call-overload]
-                out[k] = r
+            if isinstance(r, dict) and r.get(kind):
+                out.append(r)
+    return out
+
+
+def proofs(path: Path) -> dict[tuple[int, str, float], dict[str, object]]:
+    """The proofs kept, the largest target of each family (a proof at target T holds for every smaller one)."""
+    out: dict[tuple[int, str, float], dict[str, object]] = {}
+    for r in kept(path, "proof"):
+        if "error" in r:
+            continue
+        k = (int(r["players"]), str(r["reading"]), float(r["speed"]))  # type: ignore[call-overload]
+        if k not in out or int(out[k]["target"]) < int(r["target"]):  # type: ignore[call-overload]
+            out[k] = r
     return out
 
 
@@ -237,16 +246,8 @@ def load(path: Path, failures: dict[tuple[int, int, str, float], int] | None = N
 
 def families(path: Path) -> dict[tuple[int, str, float], dict[str, object]]:
     """The facts of each family's solve kept (its target, seconds, peak memory and mixed decisions)."""
-    out: dict[tuple[int, str, float], dict[str, object]] = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            try:
-                r = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(r, dict) and "family" in r:
-                out[(int(r["players"]), str(r["reading"]), float(r["speed"]))] = r
-    return out
+    return {(int(r["players"]), str(r["reading"]), float(r["speed"])): r  # type: ignore[call-overload]
+            for r in kept(path, "family")}
 
 
 def cross_check(done: dict[tuple[int, int, str, float], dict[str, object]],

@@ -157,17 +157,25 @@ def test_play_again_with_storage_full_keeps_the_finished_game_and_drops_no_older
 
 # -- one game action at a time -----------------------------------------------------------------------------
 
-def test_two_taps_on_resume_while_a_game_decodes_resume_it_once(browser, page_file):
-    """The 4-player game's data decodes on the first Resume (most of a second): a second tap 120 ms later
-    used to take the running game out of the list instead, and it was gone."""
+def a_four_player_game_to_resume(browser, page_file):
+    """A phone with a 2-player Table game running and a 4-player one in Recent games (its data not decoded yet),
+    the new-game form open: (the phone, the 4-player record)."""
     phone = Phone.open(browser, page_file)
     page = phone.page
     four = record("table", 4, all_cars(3, 4), started="2026-01-01T00:00:00Z")
     put(page, "table.v1", ".recent", [four])
     put(page, "table.v1", "", record("table", 2, all_cars(1), started="2026-01-02T00:00:00Z"))
     reopen(phone)
-    running = page.evaluate("window.gonuts.record('table')")
     open_new_game_form(page)
+    return phone, four
+
+
+def test_two_taps_on_resume_while_a_game_decodes_resume_it_once(browser, page_file):
+    """The 4-player game's data decodes on the first Resume (most of a second): a second tap 120 ms later
+    used to take the running game out of the list instead, and it was gone."""
+    phone, four = a_four_player_game_to_resume(browser, page_file)
+    page = phone.page
+    running = page.evaluate("window.gonuts.record('table')")
     double_tap(page, "#table-resume-0")
     until(page, "r.players === 4")
     page.wait_for_function("() => !document.getElementById('table-resume-0')?.disabled")
@@ -183,13 +191,8 @@ def test_a_double_tap_on_resume_on_a_slow_phone_never_enters_a_roll(browser, pag
     the resumed game is drawn, on the roll grid now under the finger; it was meant for Resume and enters
     nothing."""
     for attempt in range(3):
-        phone = Phone.open(browser, page_file)
+        phone, four = a_four_player_game_to_resume(browser, page_file)
         page = phone.page
-        four = record("table", 4, all_cars(3, 4), started="2026-01-01T00:00:00Z")
-        put(page, "table.v1", ".recent", [four])
-        put(page, "table.v1", "", record("table", 2, all_cars(1), started="2026-01-02T00:00:00Z"))
-        reopen(phone)
-        open_new_game_form(page)
         cdp = page.context.new_cdp_session(page)
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
         double_tap(page, "#table-resume-0", gap=0.12 + 0.05 * attempt)
@@ -205,13 +208,8 @@ def test_a_second_tap_handled_late_after_the_resumed_game_is_drawn_enters_nothin
     """A phone too busy to handle a touch when it comes: the main thread is held for 0.8 s just after the resumed
     game is drawn, so the second tap of the double tap on Resume is handled then, on the roll grid now under the
     finger, long after the draw. The touch happened before the grid was there: it enters nothing."""
-    phone = Phone.open(browser, page_file)
+    phone, four = a_four_player_game_to_resume(browser, page_file)
     page = phone.page
-    four = record("table", 4, all_cars(3, 4), started="2026-01-01T00:00:00Z")
-    put(page, "table.v1", ".recent", [four])
-    put(page, "table.v1", "", record("table", 2, all_cars(1), started="2026-01-02T00:00:00Z"))
-    reopen(phone)
-    open_new_game_form(page)
     page.evaluate("""() => { let done = false;
         new MutationObserver(() => {
           const r = window.gonuts.record('table');
