@@ -19,6 +19,7 @@ import pytest
 import solver
 from solver import api
 from solver.engine import evaluate as evaluate_module
+from solver.engine import respond as respond_module
 from solver.engine import solve as solve_module
 from solver.errors import GonutsError
 from solver.game import rules as rules_module
@@ -32,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.mark.parametrize("module", [solver, api, rules_module, library, tables, strategy, plots,
                                     advise_module, dice_module, policies, evaluate_module, locate,
-                                    solve_module],
+                                    solve_module, respond_module],
                          ids=lambda m: m.__name__)
 def test_every_docstring_example_runs_as_written(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, raise_on_error=False, verbose=False)
@@ -264,5 +265,5 @@ def test_every_name_on_the_reference_has_its_example():
     from solver.play.advise import Advice
     named = [solver.table, solver.Table, solver.advise, solver.solve, solver.evaluate, solver.simulate, solver.Rules,
              solver.Tables, plots.boundary, plots.win, plots.payout, Advice, TablePolicy, Thresholds,
-             evaluate_module.EvalResult, SimReport, SolveResult]
+             evaluate_module.EvalResult, SimReport, SolveResult, respond_module.deviate]
     assert [o.__name__ for o in named if ">>>" not in (inspect.getdoc(o) or "")] == []
