@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from PIL import Image
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
@@ -476,13 +477,23 @@ def strangers(url: str, folder: str) -> int:
                    {"kind": "game", "name": "Cy", "record": {**game, "hints": [True]}},
                    {"kind": "game", "name": "Cy", "record": {**game, "started": 5}},
                    {"kind": "game", "name": "Cy", "record": {**game, "target": 10 ** 9}}]
+        # every line the guest shows, as it shows it: a loaded machine may take longer than a step to read a
+        # message, and a line may be replaced before a step would look
+        C.evaluate("""() => { const box = document.getElementById("join-error"), said = window.__said = [];
+            new MutationObserver(() => { const s = box.textContent; if (s && s !== said[said.length - 1]) said.push(s); })
+              .observe(box, { childList: true, characterData: true, subtree: true }); }""")
         out["hostile_table"] = []
         for h in hostile:
             stranger.send(h)
             C.wait_for_timeout(150)
             out["hostile_table"].append({"record": C.evaluate("window.gonuts.record('table')"),
                                          "joined": not C.locator("#table-joined").is_hidden(),
-                                         "said": C.locator("#join-error").inner_text(), "error": C.locator("#table-error").inner_text()})
+                                         "error": C.locator("#table-error").inner_text()})
+        try:    # the last one read: messages are read one at a time, in order
+            C.wait_for_function("() => window.__said.some((s) => s.includes('1,000,000,000'))", timeout=60_000)
+        except PlaywrightTimeout:
+            pass
+        out["said"] = C.evaluate("window.__said")
         stranger.send({"kind": "game", "name": "Cy", "record": game})
         C.wait_for_selector("#table-joined.linked:not([hidden])")
         out["adopted"] = {"record": C.evaluate("window.gonuts.record('table')"), "recent": C.evaluate("window.gonuts.record('recent')"),
