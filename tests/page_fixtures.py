@@ -8,7 +8,10 @@ its own (no environment, no build): the JavaScript core's advise and explain are
   ``explain``'s, computed here from the tables by the Python code (``play.advise``, ``play.explain``);
 * ``tests/fixtures/practice.json``: ``practice.draw`` for fixed seeds of each game, from the page's values;
 * ``tests/fixtures/luck.json``: records of seeded games (Go Nuts! rounds, banked turns, mistakes) and every
-  seat's ``luck.split`` of each, from the page's values (what the page's core must give to 1e-9).
+  seat's ``luck.split`` of each, from the page's values (what the page's core must give to 1e-9);
+* ``tests/fixtures/mixed.json``: the shipped 2-player rulebook table with a mixed decision written into it (as
+  a solve that mixes writes one), ``advise --json`` there and beside it, and ``review --json`` of a game that
+  meets it: what the page says of a game it solved whose equilibrium mixes.
 
 ``python tests/page_fixtures.py`` writes them; ``tests/site/test_shared_rules.py`` recomputes them and checks
 that the committed files still say the same (the deflated bytes of a 4-player encoding may differ with
@@ -103,7 +106,40 @@ def build(tmp: Path) -> dict:
                             "cases": drawn}
     out["luck.json"] = {"about": "luck.split of seeded records from the page's values; tests/page_fixtures.py "
                                  "writes it", "cases": lucky}
+    out["mixed.json"] = mixed_case(tmp)
     return out
+
+
+# the game of the mixed case: the opening is a forced roll, then the mixed decision (entry 2), ... (entry 5)
+MIXED_STATE = ((0, 0), 2, 4)
+
+
+def mixed_case(tmp: Path) -> dict:
+    """advise and review from a table whose equilibrium mixes at MIXED_STATE (the mover's likelier action its
+    roll bit), for the page's core to match with the same values and mixed decision."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "across"))      # forge: a table with mixed arrays
+    from test_hostile_tables import forge
+
+    from solver.play.advise import advise
+    from solver.play.record import review
+    from solver.store import tables
+    from solver.store.locate import shipped_dir
+    shipped = tables.load(shipped_dir() / "gonuts-2p-t50-rulebook.npz")
+    scores, t, n = MIXED_STATE
+    p = 0.75 if shipped.roll_at(scores, t, n) else 0.25
+    table = tables.load(forge(shipped, tmp / "mixed.npz", [scores + (t, n)], [p]))
+    ev = lambda seat, **kw: {"seat": seat, **kw}     # noqa: E731
+    events = [ev(0, roll=[2, 2, 1]), ev(0, choice="stop" if p > 0.5 else "roll"), ev(1, banked=7),
+              ev(0, roll=[1, 2, 2]), ev(0, choice="stop")]
+    record = {"format": "gonuts-game", "version": 1, "reading": "rulebook", "players": 2, "target": 50, "you": 0,
+              "mode": "coach", "events": events}
+    at = [MIXED_STATE, ((0, 0), 3, 4), ((23, 31), 7, 3)]
+    return {"about": "a mixed decision at (0, 0), 2 points, 4 dice of the shipped 2-player rulebook table; "
+                     "tests/page_fixtures.py writes it",
+            "page": "page-t50.json", "players": 2, "reading": "rulebook", "target": 50,
+            "mixed": {"state": [int(scores[0] * 50 + scores[1])], "decision": [t * 6 + n], "roll": [p]},
+            "advise": [{**advise(table, s, tt, nn).to_dict(), "rules": table.rules.to_dict()} for s, tt, nn in at],
+            "record": record, "review": review(record, table, 0).to_dict()}
 
 
 def main() -> None:

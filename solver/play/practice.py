@@ -4,7 +4,8 @@ The draw (``draw``) plays whole games with literal dice (the page's seeded dice,
 faces one ``next()`` each, a Go Nuts! round tick by tick with the dog dice) and optimal play, and picks
 decisions on the way: half close calls (the two actions within ``close_for(rules)`` of win probability),
 the rest clear ones, never the same state twice, never two from one turn, never a coin flip (within
-``SKIP``: no answer is right), never a forced roll, never a state where stopping reaches the target (a
+``SKIP``: no answer is right; a decision the equilibrium plays mixed is one, both actions giving the mover the
+same chance), never a forced roll, never a state where stopping reaches the target (a
 roll that reaches it wins at once). Where a Go Nuts! round adds to the turn's points (the summary),
 optimal play's decisions are clearer: under 2 points apart about once in ten 2-player games, and almost
 never with 3 or 4 players; there a close call is one within 5 points. Every close call met is taken; when

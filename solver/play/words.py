@@ -33,10 +33,15 @@ class Asked(Protocol):
 
 
 def explain(rules: Rules, a: Asked, e: dict[str, Any]) -> str:
-    """The explain object in words: where optimal play stops, the next roll's risks, the turn's gain."""
+    """The explain object in words: where optimal play stops, the next roll's risks, the turn's gain. Where the
+    equilibrium mixes (an advice whose ``roll_probability`` is set), no action is better: it says so instead of
+    where play stops."""
     h = rules.target - a.scores[0]
     dice = f"{a.dice} {'die' if a.dice == 1 else 'dice'}"
+    mix = getattr(a, "roll_probability", None)
     stop = ("stopping now reaches the target: you win" if a.turn >= h
+            else f"rolling and stopping give you the same chance (the equilibrium rolls with probability {mix:.4f})"
+            if mix is not None
             else f"optimal play stops at {e['stop_at']}" if e["stop_at"] < h
             else f"optimal play rolls on until it reaches the target ({h} points)")
     loses = f"the turn's {a.turn} points lost" if a.turn else "nothing banked"

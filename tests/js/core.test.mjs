@@ -11,6 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { makeCore as GonutsCore } from "../../solver/site/web/src/core/index.js";
+import { cornerMixed } from "../../solver/site/web/src/core/pagevalues.js";
 
 const __dirname = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (name) => JSON.parse(fs.readFileSync(path.join(__dirname, "..", "fixtures", name), "utf8"));
@@ -149,4 +150,44 @@ test("a target left out is the page's own, at any speed: the game's key names it
   assert.equal(core.key(2, "rulebook", undefined, 1), "2-rulebook");
   assert.equal(core.key(2, "rulebook", 50, 1), "2-rulebook");
   assert.equal(core.key(3, "summary", 30, 0.5), "3-summary-30-0.5");
+});
+
+test("a game whose equilibrium mixes: advise says either action, review costs nothing there, as Python says", async () => {
+  const c = fixture("mixed.json");
+  const here = GonutsCore(fixture(c.page));
+  const g = await here.load(c.players, c.reading);
+  const N = c.players, S = c.target ** N, values = new Float64Array(S * N);
+  for (let i = 0; i < S; i++) for (let j = 0; j < N; j++) values[i * N + j] = g.w(i, j);
+  here.add(N, c.reading, c.target, 1, values, c.mixed);          // as the page adds a game its worker solved
+  const near = (got, want, label) => {
+    if (typeof want === "number") assert.ok(Math.abs(got - want) <= 1e-12, `${label}: ${got} vs ${want}`);
+    else if (want === null || typeof want !== "object") assert.equal(got, want, label);
+    else {
+      assert.deepEqual(Object.keys(got).sort(), Object.keys(want).sort(), `${label}: keys`);
+      for (const k of Object.keys(want)) near(got[k], want[k], `${label}.${k}`);
+    }
+  };
+  for (const want of c.advise) {
+    near(here.advise({ scores: want.scores, turn: want.turn, dice: want.dice, reading: c.reading }), want, `advise ${want.scores} ${want.turn} ${want.dice}`);
+  }
+  assert.equal(c.advise[0].reason, "mixed");
+  assert.notEqual(c.advise[1].reason, "mixed");
+  const rv = here.review(c.record, 0);
+  near(rv, c.review, "review");
+  assert.equal(rv.decisions[0].optimal, "either");
+  assert.ok(!rv.costliest.includes(rv.decisions[0].event));
+});
+
+test("a corner keeps the mixed decisions whose every score is in it, renumbered, and no other", () => {
+  const L = 50, T = 40, o = L - T;
+  const flat = (s, G) => s.reduce((i, x) => i * G + x, 0);
+  const inside = [[12, 30, 45], [10, 10, 10], [49, 49, 49]], outside = [[9, 30, 45], [30, 5, 40], [20, 20, 0]];
+  const all = [...inside, ...outside].map((s) => [flat(s, L), s]).sort((a, b) => a[0] - b[0]);
+  const m = { state: all.map((x) => x[0]), decision: all.map((_, e) => 6 * e + 1), roll: all.map((_, e) => 0.1 + 0.1 * e) };
+  const got = cornerMixed(m, 3, L, T);
+  const want = all.map(([i, s], e) => [i, s, e]).filter(([, s]) => s.every((x) => x >= o));
+  assert.deepEqual(got.state, want.map(([, s]) => flat(s.map((x) => x - o), T)));
+  assert.deepEqual(got.decision, want.map(([, , e]) => m.decision[e]));
+  assert.deepEqual(got.roll, want.map(([, , e]) => m.roll[e]));
+  assert.equal(got.state.length, inside.length);
 });

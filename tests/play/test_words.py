@@ -25,3 +25,12 @@ def test_the_why_of_an_advice_says_the_explain_objects_numbers():
     assert "1 in 216 all cars (the turn's 7 points lost)" in said                 # (1/6)^3
     assert "1 in 8 a Go Nuts! round" in said and f"{e['nuts_mean']:.2f} acorns on average" in said   # (1/2)^3
     assert f"this turn adds {e['turn_gain_mean_if_roll']:.2f} points on average" in said
+
+
+def test_the_why_of_a_mixed_decision_says_neither_action_is_better_not_where_play_stops():
+    rules = Rules.from_options(players=2)
+    e = explain_path(shipped_dir() / "gonuts-2p-t50-rulebook.npz", (23, 31), 7, 3)
+    said = explain(rules, SimpleNamespace(scores=(23, 31), turn=7, dice=3, roll_probability=0.4875), e)
+    assert said.startswith("why: with 3 dice here, rolling and stopping give you the same chance (the equilibrium "
+                           "rolls with probability 0.4875).")
+    assert "optimal play stops" not in said and "1 in 216 all cars" in said

@@ -1,7 +1,7 @@
 /* The solver's worker: a game solved off the page's main thread, with the WebAssembly kernel (kernels.wasm)
  * driven by core/solve.js. The page (page/solving.js) sends {job, wasm, reading, players, target, speed,
  * settings}; the worker answers {job, progress: [done, total]} after each layer (at most every 50 ms), then
- * {job, startWin, memory, residual, converged, iterations, equilibrium, seconds, first}, or {job, error}; with
+ * {job, startWin, mixed, memory, residual, converged, iterations, equilibrium, seconds, first}, or {job, error}; with
  * `again`, the game is solved again (warm) and `seconds` is the median warm solve's time, `first` the first's. A Cancel
  * terminates it.
  * Bundled on its own (npm run build: solver/site/web/worker.js): the single file carries its text and starts it
@@ -65,7 +65,7 @@ self.onmessage = async (/** @type {MessageEvent} */ e) => {
       seconds = warm.sort((a, b) => a - b)[warm.length >> 1];
     }
     const startWin = solved.startWin;
-    post({ job: m.job, startWin, memory: kernel.memory.buffer.byteLength, residual: solved.residual,
+    post({ job: m.job, startWin, mixed: solved.mixed, memory: kernel.memory.buffer.byteLength, residual: solved.residual,
            converged: solved.converged, iterations: solved.iterations,
            equilibrium: { orbits_searched: solved.searched, orbits_with_several: solved.several,
                           mixed_decisions: solved.mixed.state.length },

@@ -3,7 +3,8 @@
  * Twin: solver/play/advise.py (advise; its state checks are check_state of solver.game.states); fixture:
  * tests/fixtures/advice.json. */
 import { fail, show } from "./errors.js";
-import { turnValues, vec } from "./backup.js";
+import { flat, turnValues, vec } from "./backup.js";
+import { mixAt } from "./pagevalues.js";
 
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Values} Values */
@@ -50,7 +51,11 @@ export function advise(g, scores, turn, dice, v) {
   const ifStop = vec(vals.stopV, at, N);
   out.players_if_stop = ifStop;
   out.win_if_stop = ifStop[0];
-  out.action = vals.roll[turn * (g.dice + 1) + dice] ? "roll" : "stop";
+  const q = turn * (g.dice + 1) + dice, p = mixAt(g, flat(g, scores), q);
+  if (p !== null) {              // both actions give the mover the same chance; the likelier is the action
+    return Object.assign(out, { action: p >= 0.5 ? "roll" : "stop", reason: "mixed", roll_probability: p });
+  }
+  out.action = vals.roll[q] ? "roll" : "stop";
   out.reason = "optimal";
   return out;
 }

@@ -9,6 +9,7 @@ import { nutsPayoutTable, speedFraction } from "./payout.js";
 
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Reading} Reading */
+/** @typedef {import("./types.js").Mixed} Mixed */
 /** @typedef {(url: string) => Promise<Uint8Array>} FetchBytes */
 
 /** @param {string} text */
@@ -82,6 +83,49 @@ async function decodeLorenzo(raw, bytes) {
 export const gameKey = (players, reading, target, speed, home) =>
   (target === undefined || target === home) && (speed === undefined || speed === 1) ? `${players}-${reading}`
     : `${players}-${reading}-${target === undefined ? home : target}-${speed === undefined ? 1 : speed}`;      // a target left out is the page's
+/** No decision played mixed. @type {Mixed} */
+const NO_MIX = Object.freeze({ state: [], decision: [], roll: [] });
+/** Refuse mixed decisions that are not a solve's: states and decisions in range, ascending by state, once each, each
+ * probability strictly between 0 and 1 (solver/store/contract.py check_mixed, for a table).
+ * @param {Mixed} m @param {number} N @param {number} G @param {number} D @param {string} what */
+function checkMixed(m, N, G, D, what) {
+  const k = m && Array.isArray(m.state) ? m.state.length : -1;
+  if (k < 0 || !Array.isArray(m.decision) || !Array.isArray(m.roll) || m.decision.length !== k || m.roll.length !== k) {
+    fail(`the ${what}'s mixed decisions are not three lists of one length`);
+  }
+  for (let e = 0; e < k; e++) {
+    const s = m.state[e], q = m.decision[e], p = m.roll[e];
+    if (!Number.isInteger(s) || s < 0 || s >= G ** N || (e > 0 && s < m.state[e - 1]) ||
+        !Number.isInteger(q) || q < 0 || q >= G * (D + 1) || (e > 0 && s === m.state[e - 1] && q <= m.decision[e - 1]) ||
+        !(p > 0 && p < 1)) fail(`the ${what}'s mixed decision ${e} is not a solve's`);
+  }
+}
+/** The mixed decisions of the corner of a game to L that is the game to T: those at states whose every score is
+ * at least L - T, the states renumbered (the decisions, turn points and dice, are the same).
+ * @param {Mixed} m @param {number} N @param {number} L @param {number} T @returns {Mixed} */
+export function cornerMixed(m, N, L, T) {
+  /** @type {Mixed} */
+  const out = { state: [], decision: [], roll: [] };
+  m.state.forEach((s, e) => {
+    let x = s, i = 0, mul = 1;
+    for (let a = 0; a < N; a++) {
+      const d = x % L - (L - T);
+      if (d < 0) return;
+      x = (x - (x % L)) / L; i += d * mul; mul *= T;
+    }
+    out.state.push(i); out.decision.push(m.decision[e]); out.roll.push(m.roll[e]);
+  });
+  return out;
+}
+/** The probability that the equilibrium rolls at flat state i, decision q: a number where it mixes, else null.
+ * @param {Game} g @param {number} i @param {number} q @returns {number | null} */
+export function mixAt(g, i, q) {
+  const m = g.mixed;
+  if (!m || !m.state.length) return null;
+  for (let e = 0; e < m.state.length; e++) if (m.state[e] === i && m.decision[e] === q) return m.roll[e];
+  return null;
+}
+
 /** @param {string} key */
 function describeGame(key) { const [p, r, g, v] = key.split("-"); return `${p}-player ${r}${g ? ` game to ${g}${v !== "1" ? ` (Go Nuts! speed ${v})` : ""}` : ""}`; }
 
@@ -161,14 +205,16 @@ export function makeGames(data) {
     return !!s && Number.isInteger(players) && players >= 2 && players <= 4 && reading_ in data.readings &&
       Number.isInteger(g) && g >= s.targets[0] && g <= s.targets[1] && s.speeds.includes(v);
   }
-  /** A game the page solved: its start-of-turn win probabilities (G^N by N, every seat's column), and the rest
-   * from its reading's data and core/payout.js, as the embedded games have them from Python.
+  /** A game the page solved: its start-of-turn win probabilities (G^N by N, every seat's column), the decisions
+   * its equilibrium plays mixed (the solve's, none if left out), and the rest from its reading's data and
+   * core/payout.js, as the embedded games have them from Python.
    * @param {number} players @param {string} reading_ @param {number} target @param {number} speed @param {Float64Array} startWin
-   * @returns {Game} */
-  function add(players, reading_, target, speed, startWin) {
+   * @param {Mixed} [mixed] @returns {Game} */
+  function add(players, reading_, target, speed, startWin, mixed) {
     if (!solvable(players, reading_, target, speed)) fail(`this page does not solve the ${describeGame(keyOf(players, reading_, target, speed))}`);
     const key = keyOf(players, reading_, target, speed), N = players, G = target;
     if (startWin.length !== G ** N * N) fail(`the ${describeGame(key)}'s values are ${startWin.length} numbers, not ${G ** N * N}`);
+    if (mixed) checkMixed(mixed, N, G, reading(reading_).dice, describeGame(key));
     const r = reading(reading_), turn = data.solve.turn[reading_][String(N)][String(speed)];
     const rules = { ...data.readings[reading_].rules, players: N, target: G, speed };
     const flat = nutsPayoutTable(rules, /** @type {[number, number]} */ (speedFraction(String(speed))));
@@ -176,7 +222,8 @@ export function makeGames(data) {
     const g = { key, players: N, target: G, reading: reading_, rules, dice: r.dice, w: (i, j) => startWin[i * N + j],
                 payout: Array.from({ length: 6 }, (_, n) => flat.slice(n * (G + 1), (n + 1) * (G + 1))), precision: 0,
                 moves: r.moves, maxpoints: turn.maxpoints.map((/** @type {string} */ m) => m.slice(0, G)), nutsMean: turn.nuts_mean,
-                nutsReplaces: r.nutsReplaces, source: { solved: "page", speed }, values: startWin };
+                nutsReplaces: r.nutsReplaces, source: { solved: "page", speed }, values: startWin,
+                mixed: mixed || NO_MIX };
     cache.set(key, g);
     return g;
   }
@@ -215,7 +262,7 @@ export function makeGames(data) {
     const g = { key, players: N, target: T, reading: reading_, rules, dice: r.dice, w: (i, j) => at(up(i), j),
                 payout: Array.from({ length: 6 }, (_, n) => flat.slice(n * (T + 1), (n + 1) * (T + 1))), precision: src.precision,
                 moves: r.moves, maxpoints: turn.maxpoints.map((/** @type {string} */ m) => m.slice(0, T)), nutsMean: turn.nuts_mean,
-                nutsReplaces: r.nutsReplaces, source: { corner_of: L, speed: v } };
+                nutsReplaces: r.nutsReplaces, source: { corner_of: L, speed: v }, mixed: cornerMixed(src.mixed || NO_MIX, N, L, T) };
     cache.set(key, g);
     return g;
   }

@@ -22,7 +22,9 @@ import { split } from "./luck.js";
  *   max_bytes: number, max_depth: number, names: {max: number, marks: number}, refusals?: Record<string, string>}} RecordRules
  * the page's data.record */
 /** @typedef {{event: number, scores: number[], turn: number, dice: number, taken: string, optimal: string | null,
- *   win_if_roll: number | null, win_if_stop: number | null, loss_points: number}} Reviewed */
+ *   win_if_roll: number | null, win_if_stop: number | null, loss_points: number, roll_probability?: number,
+ *   players_if_roll?: number[] | null, players_if_stop?: number[] | null}} Reviewed
+ * (optimal "either" where the equilibrium mixes: no cost, its probability of rolling and every seat's chances) */
 /** @typedef {Split & {reading: string, players: number, target: number, you: number, seat: number, scores: number[],
  *   winner: number | null, events: number, decisions: Reviewed[], total_loss_points: number, costliest: number[]}} Review */
 
@@ -140,6 +142,11 @@ export function review(record, ctx, g, st, who, valuesAt, splits) {
   const decisions = st.bySeat[who].map((d) => {
     const a = d.scores[0] + d.turn >= g.target ? advise(g, d.scores, d.turn, d.dice) : advise(g, d.scores, d.turn, d.dice, at(d.scores));
     const roll = /** @type {number} */ (a.win_if_roll), stop = /** @type {number} */ (a.win_if_stop);
+    if (a.reason === "mixed") {              // both actions give the mover the same chance: no cost
+      return { event: d.event, scores: d.scores, turn: d.turn, dice: d.dice, taken: d.taken, optimal: "either",
+               win_if_roll: a.win_if_roll, win_if_stop: a.win_if_stop, loss_points: 0, roll_probability: a.roll_probability,
+               players_if_roll: a.players_if_roll, players_if_stop: a.players_if_stop };
+    }
     const best = Math.max(roll, stop);
     const took = d.taken === "roll" ? roll : stop;
     return { event: d.event, scores: d.scores, turn: d.turn, dice: d.dice, taken: d.taken, optimal: a.action,

@@ -11,7 +11,7 @@ import { nutsPayoutTable, nutsTailTable } from "./payout.js";
 /** @typedef {{name: string, type: "int64" | "float64" | "uint8", base64?: string, bytes?: Uint8Array}} KernelArray */
 /** @typedef {{players: number, target: number, substates: number, start: number, nbytes: number,
  *   settings: {tol: number, eps: number, max_pi: number, max_vi: number}, arrays: KernelArray[]}} KernelData */
-/** @typedef {{state: number[], decision: number[], roll: number[]}} Mixed */
+/** @typedef {import("./types.js").Mixed} Mixed */
 /** @typedef {{startWin: Float64Array, rollBits: Uint8Array, rollWin: Float64Array | null, stopWin: Float64Array | null,
  *   residual: number, converged: boolean, iterations: number, passes: number, searched: number, several: number,
  *   mixed: Mixed}} Solved */

@@ -14,8 +14,15 @@
  * A game the page can value: w(i, j) is seat j's start-of-turn win probability at flat score state i.
  * @typedef {{key: string, players: number, target: number, reading: string, rules: any, dice: number,
  *   w: (i: number, j: number) => number, payout: Float64Array[], precision: number, moves: Move[][],
- *   maxpoints: string[][], nutsMean: Record<string, number>, nutsReplaces: boolean, source: any, values?: Float64Array}} Game
- *   (values: a game the page solved keeps its start-of-turn values, G^N by N, as the kernel gave them)
+ *   maxpoints: string[][], nutsMean: Record<string, number>, nutsReplaces: boolean, source: any, values?: Float64Array,
+ *   mixed?: Mixed}} Game
+ *   (values: a game the page solved keeps its start-of-turn values, G^N by N, as the kernel gave them; mixed: the
+ *   decisions its equilibrium plays mixed, none where absent)
+ */
+/**
+ * Decisions played mixed (solver/engine/solve.py Mixed): at flat score state state[e] (the mover first), the
+ * decision decision[e] = t (D + 1) + n, the mover rolls with probability roll[e]; ascending by state.
+ * @typedef {{state: number[], decision: number[], roll: number[]}} Mixed
  */
 /**
  * One Bellman backup of a start state (backup.js values): per (t, n) the roll and stop value vectors, the
@@ -27,8 +34,9 @@
 /**
  * What `gonuts-solve advise --json` prints.
  * @typedef {{scores: number[], turn: number, dice: number, action: Action | null,
- *   reason: "optimal" | "forced" | "reaches_target" | null, win_if_roll: number | null, win_if_stop: number | null,
- *   players_if_roll: number[] | null, players_if_stop: number[] | null, rules: any}} Advice
+ *   reason: "optimal" | "forced" | "reaches_target" | "mixed" | null, win_if_roll: number | null, win_if_stop: number | null,
+ *   players_if_roll: number[] | null, players_if_stop: number[] | null, rules: any, roll_probability?: number}} Advice
+ *   (reason "mixed": the equilibrium rolls there with probability roll_probability, and the action is the likelier)
  */
 /**
  * What `gonuts-solve explain --json` adds: where optimal play stops, the next roll's risks, the turn's gain.

@@ -38,6 +38,10 @@ export function drawAdvice(box, a, labels, why) {
     verdict = t("STOP"); cls = "stop"; note = t("Banking {n} points reaches the target: you win.", { n: a.turn });
   } else if (a.reason === "forced") {
     verdict = t("ROLL"); cls = "roll"; note = t("The first roll of a turn is forced. Your chance of winning from here: {pct}.", { pct: words.pct(a.win_if_roll) });
+  } else if (a.reason === "mixed") {      // the equilibrium mixes: neither is better for the mover
+    verdict = t("EITHER"); cls = "tie";
+    note = t("Rolling and stopping give you the same chance. The others' chances below assume the equilibrium's mix: roll {pct} of the time.",
+             { pct: words.pct(/** @type {number} */ (a.roll_probability)) });
   } else if (tossUp(a)) {
     verdict = t("TOSS-UP"); cls = "tie";
     note = action === "roll" ? t("Rolling and stopping are within 0.1 points of each other (optimal, by a hair: roll).")
@@ -59,7 +63,7 @@ export function drawAdvice(box, a, labels, why) {
   }
   box.append(bars);
   const N = /** @type {number[]} */ (a.players_if_roll || a.players_if_stop).length;
-  if (N > 2) {                     // a row per seat, a column per action: fits the narrowest phone
+  if (N > 2 || a.reason === "mixed") {                     // a row per seat, a column per action: fits the narrowest phone
     const keys = /** @type {[string, "players_if_roll" | "players_if_stop"][]} */ ([[t("if roll"), "players_if_roll"], [t("if stop"), "players_if_stop"]]).filter(([, key]) => a[key]);
     const head = el("tr", {}, el("th", { scope: "col", text: t("Chance to win") }),
                     ...keys.map(([name]) => el("th", { scope: "col", text: name })));

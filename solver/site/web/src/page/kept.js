@@ -3,7 +3,9 @@
  * its values' parts and their CRC-32; the parts (at most PART bytes each: Chromium refuses a value over 127 MB,
  * and the 4-player game to 50 has 216 MB) are records of their own, written in the entry's transaction. An entry that is not whole (another shape, another length, another checksum, numbers
  * that are not probabilities) is dropped and the game solved again. The entries share a budget; past it the one
- * used least recently goes first. "Recently" is a counter, never the clock, kept with each game's size and spec in a
+ * used least recently goes first. An entry holds the decisions its equilibrium plays mixed (`mixed`, three lists,
+ * checked as core/pagevalues.js add checks a solve's); one kept before it had them is read as having none where
+ * no game of its players has any (2 and 3 players: docs/equilibria.md), else dropped and solved again. "Recently" is a counter, never the clock, kept with each game's size and spec in a
  * store of their own ("usage"), so that marking a game used or choosing what to drop never reads any game's values. */
 import { crc32 } from "../core/pagevalues.js";
 import { data } from "./context.js";
@@ -19,7 +21,8 @@ const BLOCKED_MS = 3000;
 const BUDGET = data.solve ? data.solve.budget : 0;
 
 /** @typedef {{players: number, reading: string, target: number, speed: number}} Spec */
-/** @typedef {{key: string, format: string, spec: Spec, bytes: number, parts: number, crc32: number}} Entry a game kept */
+/** @typedef {import("../core/types.js").Mixed} Mixed */
+/** @typedef {{key: string, format: string, spec: Spec, bytes: number, parts: number, crc32: number, mixed: Mixed}} Entry a game kept */
 /** @typedef {{key: string, spec: Spec, size: number, used: number}} Usage when a kept game was last used, and its size */
 
 /** @type {Promise<IDBDatabase | null> | null} */
@@ -94,6 +97,7 @@ function isEntry(e, key, spec) {
   if (!s || s.players !== spec.players || (s.reading !== undefined ? s.reading : s.rules) !== spec.reading || s.target !== spec.target ||
       s.speed !== spec.speed) return false;
   const n = 8 * spec.target ** spec.players * spec.players;
+  if (e.mixed === undefined && spec.players > 3) return false;        // kept before its mixed decisions were
   return e.bytes === n && e.parts === Math.ceil(n / PART) && Number.isInteger(e.crc32);
 }
 /** Whether a game's values are whole: their checksum, and each state's seats probabilities that sum to 1.
@@ -109,8 +113,9 @@ function whole(values, crc, N) {
   return true;
 }
 
-/** A kept game's values, or null (none kept, or one that is not whole: then it is dropped).
- * @param {string} key @param {Spec} spec @returns {Promise<Float64Array | null>} */
+/** A kept game's values and mixed decisions, or null (none kept, or one that is not whole: then it is dropped;
+ * its mixed decisions are checked when the game is added).
+ * @param {string} key @param {Spec} spec @returns {Promise<{values: Float64Array, mixed: Mixed} | null>} */
 export async function read(key, spec) {
   const db = await open();
   if (!db) return null;
@@ -129,15 +134,17 @@ export async function read(key, spec) {
     if (!whole(values.buffer, e.crc32, spec.players)) { await drop(db, key); return null; }
     const used = nextUse(await usages(db));
     await answer(store(db, USAGE, "readwrite").put({ key, spec: e.spec, size: e.bytes, used }));
-    return new Float64Array(values.buffer);
+    const mixed = e.mixed === undefined ? { state: [], decision: [], roll: [] } : e.mixed;
+    return { values: new Float64Array(values.buffer), mixed };
   } catch (err) { return null; }
 }
 
-/** Keep a game's values; the least recently used games go first when the budget is passed. Returns the specs
+/** Keep a game's values and mixed decisions; the least recently used games go first when the budget is passed. Returns the specs
  * of the games dropped for it, and whether it was kept (a browser that keeps nothing, or a full disk: not kept;
  * nothing of it stays).
- * @param {string} key @param {Spec} spec @param {Float64Array} values @returns {Promise<{kept: boolean, dropped: Spec[]}>} */
-export async function write(key, spec, values) {
+ * @param {string} key @param {Spec} spec @param {Float64Array} values @param {Mixed} mixed
+ * @returns {Promise<{kept: boolean, dropped: Spec[]}>} */
+export async function write(key, spec, values, mixed) {
   const db = await open();
   /** @type {Spec[]} */
   const dropped = [];
@@ -156,7 +163,8 @@ export async function write(key, spec, values) {
     const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength), parts = Math.ceil(bytes.length / PART);
     const tx = db.transaction([GAMES, USAGE], "readwrite"), games = tx.objectStore(GAMES);
     /** @type {Entry} */
-    const entry = { key, format: FORMAT, spec: { ...spec }, bytes: bytes.length, parts, crc32: crc32(bytes) };
+    const entry = { key, format: FORMAT, spec: { ...spec }, bytes: bytes.length, parts, crc32: crc32(bytes),
+                    mixed: { state: [...mixed.state], decision: [...mixed.decision], roll: [...mixed.roll] } };
     games.put(entry);
     for (let i = 0; i < parts; i++) games.put({ key: partKey(key, i), values: bytes.slice(i * PART, (i + 1) * PART).buffer });
     tx.objectStore(USAGE).put({ key, spec: { ...spec }, size: bytes.length, used: nextUse(all) });

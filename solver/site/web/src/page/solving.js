@@ -12,7 +12,7 @@ import { GonutsInputError, refuse } from "../core/errors.js";
 
 /** @typedef {{players: number, reading: string, target: number, speed: number}} Spec */
 /** @typedef {{done: number, total: number}} Progress */
-/** @typedef {{startWin: Float64Array, memory: number, seconds: number, first: number, wall: number, residual: number, converged: boolean,
+/** @typedef {{startWin: Float64Array, mixed: import("../core/types.js").Mixed, memory: number, seconds: number, first: number, wall: number, residual: number, converged: boolean,
  *   iterations: number, equilibrium: {orbits_searched: number, orbits_with_several: number, mixed_decisions: number}}} Result seconds: in the worker; wall: with the worker's start and the kernel's compile */
 
 /* The calibration game: big enough to time (tens of ms on a laptop), small enough to be a blink on a phone. */
@@ -249,6 +249,12 @@ export function solved(asked, opts) {
   job.then(() => running.delete(key), () => running.delete(key));
   return job;
 }
+/** Make a kept game ready; whether it was (its mixed decisions not a solve's: it is solved again, and kept anew).
+ * @param {Spec} s @param {{values: Float64Array, mixed: import("../core/types.js").Mixed}} had */
+function added(s, had) {
+  try { core.add(s.players, s.reading, s.target, s.speed, had.values, had.mixed); return true; }
+  catch (e) { if (e instanceof GonutsInputError) return false; throw e; }
+}
 /** A game read off a larger one of the same players, reading and speed, with no solve and no panel (its corner:
  * core/pagevalues.js corner): one ready on this page, else the smallest larger one kept in this browser (read
  * first), else the page's own game at its target (loaded first: the 4-player values are decoded). Whether it is.
@@ -260,8 +266,8 @@ async function fromCorner(spec) {
     .filter((s) => s.players === players && s.reading === reading && s.speed === speed && s.target > target)
     .sort((a, b) => a.target - b.target);
   for (const s of larger) {
-    const values = await kept.read(core.key(s.players, s.reading, s.target, s.speed), s);
-    if (values) { core.add(s.players, s.reading, s.target, s.speed, values); return Boolean(core.corner(players, reading, target, speed)); }
+    const had = await kept.read(core.key(s.players, s.reading, s.target, s.speed), s);
+    if (had && added(s, had)) return Boolean(core.corner(players, reading, target, speed));
   }
   if (speed !== 1 || target >= data.record.target || !core.games().includes(core.key(players, reading))) return false;
   try { await core.load(players, reading, fetchBytes); } catch (e) { return false; }      // its refusal: solved instead
@@ -274,7 +280,7 @@ async function solve(key, spec, opts) {
            { min: data.solve.targets[0], max: data.solve.targets[1], speeds: data.solve.speeds.join(", ") });
   }
   const have = await kept.read(key, spec);
-  if (have) { core.add(spec.players, spec.reading, spec.target, spec.speed, have); return; }
+  if (have && added(spec, have)) return;
   if (await fromCorner(spec)) return;
   const ctl = new AbortController(), ui = opts.ui ? row() : null;
   if (ui) {
@@ -306,11 +312,11 @@ async function solve(key, spec, opts) {
     }, ctl.signal);
     // A solve that did not converge (only by a bug: every game offered has an exact equilibrium) keeps nothing.
     if (!result.converged) refuse("This game could not be solved exactly on this device, so nothing was kept: choose another target or reading.");
-    core.add(spec.players, spec.reading, spec.target, spec.speed, result.startWin);
+    core.add(spec.players, spec.reading, spec.target, spec.speed, result.startWin, result.mixed);
     if (ui) { ui.say("Keeping {game} in this browser\u2026", { spec }); show(ui.cancel, false); }
     // keeping is for the next visit: a browser that never answers (none seen, but a game is never held up by it)
     // costs this game at most KEEP_MS
-    const { dropped } = await Promise.race([kept.write(key, spec, result.startWin),
+    const { dropped } = await Promise.race([kept.write(key, spec, result.startWin, result.mixed),
                                             sleep(KEEP_MS).then(() => ({ kept: false, dropped: /** @type {Spec[]} */ ([]) }))]);
     last = { key, seconds: result.seconds, wall: (performance.now() - began) / 1000, memory: result.memory, iterations: result.iterations,
              residual: result.residual, equilibrium: result.equilibrium,

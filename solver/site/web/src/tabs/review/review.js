@@ -80,8 +80,11 @@ async function render() {
     out.append(el("div", { class: `dec${costly.has(d.event) ? " costly" : ""}`, "data-event": String(d.event), "data-loss": String(d.loss_points) },
       el("span", { class: `loss${zero ? " zero" : ""}`, text: zero ? t("optimal") : `\u2212${words.fixed(d.loss_points, 2)}` }),
       el("div", { text: state }),
-      el("div", { class: "reading", text: t("{who}: {taken}. Optimal: {optimal}. Win if roll {roll}, if stop {stop}.", {
-        who: mine ? t("You") : who, taken: t(d.taken), optimal: t(String(d.optimal)), roll: words.pct(d.win_if_roll), stop: words.pct(d.win_if_stop) }) })));
+      el("div", { class: "reading", text: d.optimal === "either"
+        ? t("{who}: {taken}. A mixed decision: rolling and stopping give the same chance, {roll}, so neither costs anything; the equilibrium rolls {pct} of the time.", {
+          who: mine ? t("You") : who, taken: t(d.taken), roll: words.pct(d.win_if_roll), pct: words.pct(/** @type {number} */ (d.roll_probability)) })
+        : t("{who}: {taken}. Optimal: {optimal}. Win if roll {roll}, if stop {stop}.", {
+          who: mine ? t("You") : who, taken: t(d.taken), optimal: t(String(d.optimal)), roll: words.pct(d.win_if_roll), stop: words.pct(d.win_if_stop) }) })));
   }
 }
 /** The seat's change in win probability in one sentence, as `gonuts-solve review` words it.

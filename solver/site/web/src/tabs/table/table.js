@@ -150,7 +150,7 @@ function drawDecision(r, st) {
     const g = gameOf(r), f = core.frame(st);
     a = core.adviseIn(g, f, st.t, st.n, valuesAt(r, f));
   }
-  const close = !!a && tossUp(a);
+  const mixed = !!a && a.reason === "mixed", close = mixed || (!!a && tossUp(a));     // mixed: the same chance
   for (const [button, action] of /** @type {[HTMLElement, string][]} */ ([[$("table-roll"), "roll"], [$("table-stop"), "stop"]])) {
     const advised = !!a && !close && a.action === action;
     button.classList.toggle("advised", advised);
@@ -160,7 +160,7 @@ function drawDecision(r, st) {
   const verdict = $("table-verdict");
   verdict.className = `verdict ${a ? (close ? "tie" : a.action) : "off"}`;
   verdict.dataset.action = a ? String(a.action) : "";
-  verdict.textContent = !a ? t("Roll or stop?") : close ? t("TOSS-UP") : a.action === "roll" ? t("ROLL is better") : t("STOP is better");
+  verdict.textContent = !a ? t("Roll or stop?") : mixed ? t("EITHER") : close ? t("TOSS-UP") : a.action === "roll" ? t("ROLL is better") : t("STOP is better");
   verdict.classList.toggle("long", Array.from(verdict.textContent).length > 14);     // other languages say it longer
   $("table-chance-roll").textContent = a ? words.pct(a.win_if_roll) : "";
   $("table-chance-stop").textContent = a ? words.pct(a.win_if_stop) : "";
