@@ -21,8 +21,8 @@ its lines are kept in ``--results`` (JSON lines) as soon as it is done, so a lon
 again: games already kept are not solved again, a game that failed is tried again (up to three times in all), a
 line cut short is named and set aside. SIGINT or SIGTERM ends the child too; a second sweep on the same results
 file is refused (a lock). It writes
-docs/equilibria.md from all the results kept. Heavy: not a test (CI runs a slice of it in
-tests/engine/test_equilibria.py); a 4-player family at target 100 takes about 10 minutes and 12 GiB here.
+docs/equilibria.md from all the results kept. Heavy: not a test (CI holds the same properties on
+small games of the same shape in tests/engine/test_equilibria.py); a 4-player family at target 100 takes about 10 minutes and 12 GiB here.
 """
 from __future__ import annotations
 

@@ -33,10 +33,15 @@ def build_all(command: list[str], folder: Path, env=None, games=None) -> dict:
     return out
 
 
-# A game whose orbits have several equilibria (docs/model.md): its own key, so that the portability tests that
-# build every game of "tables" stay quick; tests/engine/test_equilibria.py builds it, tests/js/equilibria.test.mjs
-# solves it with the page's kernel.
-CYCLING = [(["--players", "4", "--target", "51", "--rules", "rulebook"], "gonuts-4p-t51-rulebook.npz")]
+# Games that need the equilibrium search (docs/model.md), small enough for every test run: one whose orbit has two
+# pure equilibria (as 4 players to 51 under the printed rules), one whose orbit has none, played mixed (as 4
+# players to 71). Squirrel dice of two faces each make them small (a tenth of the 4-player game to 51, and under
+# a second to solve). Their own key, so that the portability tests that build every game of "tables" stay quick;
+# tests/engine/test_equilibria.py builds them, tests/js/equilibria.test.mjs solves them with the page's kernel.
+CYCLING = [(["--players", "4", "--target", "30", "--rules", "summary", "--faces", "2,2,2", "--dog", "1,2"],
+            "gonuts-4p-t30-summary-faces2-2-2-dog1-2.npz"),
+           (["--players", "4", "--target", "17", "--rules", "rulebook", "--faces", "2,2,2"],
+            "gonuts-4p-t17-rulebook-faces2-2-2.npz")]
 
 
 def main():

@@ -24,6 +24,10 @@ GAMES = {"gonuts-2p-t30-rulebook.npz": ("rulebook", 2, 30), "gonuts-2p-t25-summa
          "gonuts-4p-t12-rulebook.npz": ("rulebook", 4, 12), "gonuts-4p-t10-summary.npz": ("summary", 4, 10),
          "pig-2p-t40.npz": ("pig", 2, 40)}
 SHIPPED = {f"gonuts-{n}p-t50-{r}.npz": (r, n, 50) for n in (2, 3) for r in ("rulebook", "summary")}
+# The games of the digest fixture's "cycling" (tests/table_digests.py CYCLING): the equilibrium search, in the page's
+# kernel. Their squirrel dice are not the printed ones, so the page has no reading of its own for them.
+CYCLING = {"gonuts-4p-t30-summary-faces2-2-2-dog1-2.npz": ("summary", 4, 30, {"faces": (2, 2, 2), "dog": (1, 2)}),
+           "gonuts-4p-t17-rulebook-faces2-2-2.npz": ("rulebook", 4, 17, {"faces": (2, 2, 2)})}
 # Every Go Nuts! payout table the page can ask for at the default speed (2 to 4 players, targets 10 to 100), and
 # a few at other speeds: the SHA-256 of its (6, target + 1) doubles, which core/payout.js must give.
 PAYOUTS = [(n, t, "1") for n in (2, 3, 4) for t in range(10, 101)] + \
@@ -50,6 +54,19 @@ def models() -> dict:
     return out
 
 
+def cycling() -> dict:
+    """The CYCLING games' turn models (the fixture's "cycling"), by their table's file name."""
+    from solver.engine.wasm import kernel_data
+    from solver.game.payout import nuts_payout_table
+    from solver.game.rules import Rules
+    from solver.game.turn import gonuts_turn
+    out = {}
+    for name, (reading, players, target, knobs) in CYCLING.items():
+        rules = Rules.from_options(reading=reading, players=players, target=target, **knobs)
+        out[name] = kernel_data(gonuts_turn(rules, nuts_payout_table(rules)), players, target)
+    return out
+
+
 def payout_digest(players: int, target: int, speed: str) -> str:
     import hashlib
 
@@ -64,7 +81,8 @@ def payouts() -> dict:
 
 
 def main():
-    FIXTURE.write_text(json.dumps({"about": __doc__.strip().splitlines()[0], "games": models(), "payouts": payouts()},
+    FIXTURE.write_text(json.dumps({"about": __doc__.strip().splitlines()[0], "games": models(), "cycling": cycling(),
+                                   "payouts": payouts()},
                                   indent=1) + "\n")
     print(f"wrote {FIXTURE}")
 

@@ -55,6 +55,8 @@ def test_the_committed_turn_models_are_todays_pythons():
     committed = json.loads(wasm_fixtures.FIXTURE.read_text())
     assert committed["games"] == json.loads(json.dumps(wasm_fixtures.models())), \
         "tests/fixtures/kernel_models.json is stale: run python tests/wasm_fixtures.py"
+    assert committed["cycling"] == json.loads(json.dumps(wasm_fixtures.cycling())), \
+        "tests/fixtures/kernel_models.json is stale: run python tests/wasm_fixtures.py"
     keys = [f"{n}-{t}-{r}" for n, t, r in wasm_fixtures.PAYOUTS]
     assert sorted(committed["payouts"]) == sorted(keys)
     for n, t, r in wasm_fixtures.PAYOUTS[::10]:
@@ -67,6 +69,8 @@ def test_the_models_name_the_games_of_the_digests():
     from wheel_check import GAMES
     assert sorted(wasm_fixtures.GAMES) == sorted(name for _, name in GAMES)
     assert all((ROOT / "tables" / name).is_file() for name in wasm_fixtures.SHIPPED)
+    from table_digests import CYCLING
+    assert sorted(wasm_fixtures.CYCLING) == sorted(name for _, name in CYCLING)
 
 
 @pytest.mark.browser

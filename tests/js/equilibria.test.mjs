@@ -1,7 +1,9 @@
-/* A game whose orbits have several equilibria (4 players, rulebook, target 51: docs/model.md), solved by the page's
- * kernel (kernels.wasm, driven by core/solve.js, with the page's own turn model): it converges through the equilibrium
- * search and gives the bytes of `gonuts-solve build` (the digests under "cycling" in tests/fixtures/table_digests.json,
- * which tests/engine/test_equilibria.py holds the native build to). */
+/* Games that need the equilibrium search (tests/table_digests.py CYCLING: docs/model.md), solved by the page's
+ * kernel (kernels.wasm, driven by core/solve.js) from Python's turn models (tests/fixtures/kernel_models.json,
+ * "cycling"): one whose orbit has two pure equilibria, one whose orbit has none and is played mixed. Each converges
+ * through the search into the bytes of `gonuts-solve build` (the digests under "cycling" in
+ * tests/fixtures/table_digests.json, which tests/engine/test_equilibria.py holds the native build to), the mixed
+ * decisions and their probabilities included. */
 import test from "node:test";
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
@@ -9,23 +11,51 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { kernelData, solveGame } from "../../solver/site/web/src/core/solve.js";
+import { solveGame } from "../../solver/site/web/src/core/solve.js";
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const fixture = (name) => JSON.parse(fs.readFileSync(path.join(ROOT, "tests", "fixtures", name), "utf8"));
 const sha = (typed) => crypto.createHash("sha256").update(new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength)).digest("hex");
 const digestOf = (text) => text.split(" ").pop();
 
-test("the page's kernel solves 4 players to 51 under the rulebook into the build's bytes, one orbit with two equilibria", async () => {
+async function kernel() {
   const { instance } = await WebAssembly.instantiate(fs.readFileSync(path.join(ROOT, "solver", "site", "web", "kernels.wasm")), {});
   /** @type {any} */ (instance.exports)._initialize();
-  const settings = Object.values(fixture("kernel_models.json").games)[0].settings;
-  const data = kernelData(fixture("page-t50.json").readings.rulebook, 4, 51, [1, 1], settings);
-  const got = solveGame(/** @type {any} */ (instance.exports), data, undefined, { values: false });
-  assert.ok(got.converged, `residual ${got.residual}`);
-  assert.ok(got.residual <= 1e-12);
+  return /** @type {any} */ (instance.exports);
+}
+/** A table's mixed_at rows (scores in turn order, turn points, dice) and mixed_roll, from the solve's mixed. */
+function mixedArrays(mixed, N, G, D) {
+  const rows = new BigInt64Array(mixed.state.length * (N + 2));
+  mixed.state.forEach((s, e) => {
+    let x = s;
+    for (let k = N - 1; k >= 0; k--) { rows[e * (N + 2) + k] = BigInt(x % G); x = Math.floor(x / G); }
+    rows[e * (N + 2) + N] = BigInt(Math.floor(mixed.decision[e] / (D + 1)));
+    rows[e * (N + 2) + N + 1] = BigInt(mixed.decision[e] % (D + 1));
+  });
+  return { at: rows, roll: Float64Array.from(mixed.roll) };
+}
+
+test("the page's kernel solves a game with two pure equilibria at one orbit into the build's bytes", async () => {
+  const name = "gonuts-4p-t30-summary-faces2-2-2-dog1-2.npz";
+  const data = fixture("kernel_models.json").cycling[name];
+  const got = solveGame(await kernel(), data, undefined, { values: false });
+  assert.ok(got.converged && got.residual <= 1e-12, `residual ${got.residual}`);
   assert.deepEqual([got.searched, got.several, got.mixed.state.length], [1, 1, 0]);
-  const want = fixture("table_digests.json").cycling["gonuts-4p-t51-rulebook.npz"];
+  const want = fixture("table_digests.json").cycling[name];
   assert.equal(sha(got.startWin), digestOf(want.start_win), "start_win");
   assert.equal(sha(got.rollBits), digestOf(want.roll_bits), "roll_bits");
+});
+
+test("the page's kernel solves a game with no pure equilibrium at an orbit into the build's bytes, its mix included", async () => {
+  const name = "gonuts-4p-t17-rulebook-faces2-2-2.npz";
+  const data = fixture("kernel_models.json").cycling[name];
+  const got = solveGame(await kernel(), data, undefined, { values: false });
+  assert.ok(got.converged && got.residual <= 1e-12, `residual ${got.residual}`);
+  assert.deepEqual([got.searched, got.several, got.mixed.state.length], [1, 0, 2]);
+  const want = fixture("table_digests.json").cycling[name];
+  assert.equal(sha(got.startWin), digestOf(want.start_win), "start_win");
+  assert.equal(sha(got.rollBits), digestOf(want.roll_bits), "roll_bits");
+  const m = mixedArrays(got.mixed, data.players, data.target, data.substates);
+  assert.equal(sha(m.at), digestOf(want.mixed_at), "mixed_at");
+  assert.equal(sha(m.roll), digestOf(want.mixed_roll), "mixed_roll");
 });
