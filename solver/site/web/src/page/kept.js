@@ -22,7 +22,7 @@ const BUDGET = data.solve ? data.solve.budget : 0;
 
 /** @typedef {{players: number, reading: string, target: number, speed: number}} Spec */
 /** @typedef {import("../core/types.js").Mixed} Mixed */
-/** @typedef {{key: string, format: string, spec: Spec, bytes: number, parts: number, crc32: number, mixed: Mixed}} Entry a game kept */
+/** @typedef {{key: string, format: string, spec: Spec, bytes: number, parts: number, crc32: number, mixed?: Mixed}} Entry a game kept */
 /** @typedef {{key: string, spec: Spec, size: number, used: number}} Usage when a kept game was last used, and its size */
 
 /** @type {Promise<IDBDatabase | null> | null} */
@@ -115,7 +115,7 @@ function whole(values, crc, N) {
 
 /** A kept game's values and mixed decisions, or null (none kept, or one that is not whole: then it is dropped;
  * its mixed decisions are checked when the game is added).
- * @param {string} key @param {Spec} spec @returns {Promise<{values: Float64Array, mixed: Mixed} | null>} */
+ * @param {string} key @param {Spec} spec @returns {Promise<{values: Float64Array, mixed: Mixed | undefined} | null>} */
 export async function read(key, spec) {
   const db = await open();
   if (!db) return null;
@@ -134,8 +134,7 @@ export async function read(key, spec) {
     if (!whole(values.buffer, e.crc32, spec.players)) { await drop(db, key); return null; }
     const used = nextUse(await usages(db));
     await answer(store(db, USAGE, "readwrite").put({ key, spec: e.spec, size: e.bytes, used }));
-    const mixed = e.mixed === undefined ? { state: [], decision: [], roll: [] } : e.mixed;
-    return { values: new Float64Array(values.buffer), mixed };
+    return { values: new Float64Array(values.buffer), mixed: e.mixed };      // none: core.add reads it as none
   } catch (err) { return null; }
 }
 

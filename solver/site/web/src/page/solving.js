@@ -250,7 +250,7 @@ export function solved(asked, opts) {
   return job;
 }
 /** Make a kept game ready; whether it was (its mixed decisions not a solve's: it is solved again, and kept anew).
- * @param {Spec} s @param {{values: Float64Array, mixed: import("../core/types.js").Mixed}} had */
+ * @param {Spec} s @param {{values: Float64Array, mixed: import("../core/types.js").Mixed | undefined}} had */
 function added(s, had) {
   try { core.add(s.players, s.reading, s.target, s.speed, had.values, had.mixed); return true; }
   catch (e) { if (e instanceof GonutsInputError) return false; throw e; }
