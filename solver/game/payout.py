@@ -192,7 +192,14 @@ def nuts_gain_mean(n_dice: int, opponents: int, p_dog: Any, p_acorn: Any, speed:
     restarted, is under 2^-64 of the sum.
     """
     d, G = _ratio(p_dog, "p_dog")
-    H, k, r = G - d, opponents, Fraction(speed)
+    return float(n_dice * Fraction(p_acorn) * _mean_throws(d, G, opponents, Fraction(speed)))
+
+
+@lru_cache(maxsize=64)
+def _mean_throws(d: int, G: int, opponents: int, r: Fraction) -> Fraction:
+    """E[floor(r T)] exactly (``nuts_gain_mean``), the same for every number of dice: kept, as a page's games
+    ask it for each dice count of each player count and speed."""
+    H, k = G - d, opponents
     total = Fraction(0)
     Gm = Hm = 1
     at_least = Fraction(1)                                          # P(T >= 1)
@@ -204,5 +211,5 @@ def nuts_gain_mean(n_dice: int, opponents: int, p_dog: Any, p_acorn: Any, speed:
         # later ticks add at most P(T > m) (r + 1) per expected extra tick, and a
         # round restarted at m lasts at most k / p_dog ticks more on average
         if at_least == 0 or at_least * (r + 1) * k * G / d * 2 ** _REL_BITS < total:
-            return float(n_dice * Fraction(p_acorn) * total)
+            return total
     raise RulesError("dog: a Go Nuts! round is too long to tabulate exactly (dog face too rare)")
