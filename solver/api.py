@@ -3,31 +3,35 @@
     >>> import solver
     >>> t = solver.table(players=2)                       # the shipped 2-player table: no build
     >>> a = t.advise(scores=(23, 31), turn=7, dice=3)
-    >>> a.action, round(a.win_if_roll, 4)
-    ('roll', 0.4019)
+    >>> a.action, f"{a.win_if_roll:.4f}"                  # None where the action does not exist: format it
+    ('roll', '0.4019')
     >>> solver.Rules.from_options(players=3, target=30, reading="summary").describe()
     'Go Nuts!, 3 players, target 30, summary reading'
 
 ``table`` finds the shipped or cached table, or builds it (with ``progress``), through ``store.library.Tables``,
 the one way to a table; ``solve`` solves a game and returns the solver's report; ``advise`` answers one
 question; ``evaluate`` gives the exact win probability of named policies; ``simulate`` plays them with dice.
-The game's options are ``Rules.from_options``'s: ``game``, ``players``, ``target``, ``reading`` ("rulebook" or
-"summary"), ``faces``, ``dog``, ``speed``; a wrong one is refused with the list of the right ones.
+The game's options are ``Rules.from_options``'s (``GameOptions``, typed: a type checker names a misspelt one):
+``game``, ``players``, ``target``, ``reading`` ("rulebook" or "summary"), ``faces``, ``dog``, ``speed``; at run
+time a wrong one is refused with the list of the right ones. Or the game as ``rules=Rules(...)``, not both.
 """
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import functools
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from solver.errors import GonutsError
-from solver.game.rules import Rules
+from solver.game.rules import GameOptions, Rules
 from solver.lab import plots
 from solver.store import tables as stored
 from solver.store.library import Tables
 
 if TYPE_CHECKING:                # annotations only: the engine (numpy) loads when a table is built
+    from typing_extensions import Unpack  # typing's own from Python 3.11; a checker needs no install
+
     from solver.engine.evaluate import EvalResult
     from solver.engine.solve import Progress, SolveResult
     from solver.lab.policies import TablePolicy
@@ -44,7 +48,7 @@ class Table(stored.Table):
     a ``store.tables.Table``: every function of the library that takes a table takes it (``solver.plots.win(t)``).
 
     >>> t = table(players=2)
-    >>> t.path.name, t.rules.target
+    >>> t.path is not None and t.path.name, t.rules.target  # path: None for a table made in memory (corner)
     ('gonuts-2p-t50-rulebook.npz', 50)
     >>> round(t.win(scores=(0, 0))[0], 4)                 # the first player's chance from 0-0
     0.5676
@@ -77,11 +81,12 @@ class Table(stored.Table):
         from solver.game.states import check_scores  # deferred for start-up: import solver stays light
         return tuple(float(x) for x in self.arrays["start_win"][check_scores(self, scores)])
 
-    @property
+    @functools.cached_property
     def policy(self) -> TablePolicy:
-        """The table's play as data (``lab.policies.TablePolicy``): the decision at a state, every decision as an
-        array with named axes, the stopping thresholds and where play is not monotone in the turn's points; and a
-        policy ``evaluate`` and ``simulate`` take (docs/library.md, "The policy as data").
+        """The table's play as data (``lab.policies.TablePolicy``, made once a table): the decision at a state,
+        every decision read as an array with named axes (``lab.decisions.Decisions``: what is indexed is read), the
+        stopping thresholds and where play is not monotone in the turn's points; and a policy ``evaluate`` and
+        ``simulate`` take (docs/library.md, "The policy as data").
 
         >>> p = table(players=2).policy
         >>> p.action((23, 31), turn=7, dice=3), p.roll.shape, p.axes
@@ -109,34 +114,35 @@ class Table(stored.Table):
         return f"<Table {self.rules.describe()} at {self.path}>"
 
 
-def _rules(options: dict[str, Any], rules: Rules | None = None) -> Rules:
-    """The game: ``rules`` (or ``options["rules"]``) as given, else ``Rules.from_options(**options)``; both at once
-    is refused, naming the options that would be ignored."""
-    given = rules if rules is not None else options.get("rules")
-    if given is None:
+def _rules(options: Mapping[str, object], rules: Rules | None = None) -> Rules:
+    """The game: ``rules`` as given, else ``Rules.from_options(**options)``; both at once is refused, naming the
+    options that would be ignored."""
+    if rules is None:
         return Rules.from_options(**options)
-    if not isinstance(given, Rules):
-        raise GonutsError(f"rules must be a solver.Rules (Rules.from_options(...)), not {given!r}")
-    extra = sorted(k for k in options if k != "rules")
+    if not isinstance(rules, Rules):
+        raise GonutsError(f"rules must be a solver.Rules (Rules.from_options(...)), not {rules!r}")
+    extra = sorted(options)
     if extra:
         raise GonutsError(f"give the game as rules or as options, not both: {', '.join(extra)} would be ignored "
                           "(Rules.from_options(...) takes them all)")
-    return given
+    return rules
 
 
-def table(*, max_build_seconds: float | None = None, progress: Progress | None = None,
-          cache: Path | str | None = None, **options: Any) -> Table:
+def table(*, rules: Rules | None = None, max_build_seconds: float | None = None, progress: Progress | None = None,
+          cache: Path | str | None = None, **options: Unpack[GameOptions]) -> Table:
     """The table of a game, shipped, cached or built now (a 4-player game takes a while: follow it with
-    ``progress(done, total)``, or refuse it past ``max_build_seconds``). Options: ``Rules.from_options``'s.
+    ``progress(done, total)``, or refuse it past ``max_build_seconds``). The game: ``rules``, or the options
+    ``Rules.from_options`` takes (``GameOptions``: ``players=3``, ``target=30``, ...).
 
     >>> table(players=3, target=50, reading="summary").players
     3
     """
-    rules = _rules(options)
-    return Table.of(Tables(cache=cache, max_build_seconds=max_build_seconds, progress=progress).get(rules))
+    game = _rules(options, rules)
+    return Table.of(Tables(cache=cache, max_build_seconds=max_build_seconds, progress=progress).get(game))
 
 
-def solve(rules: Rules | None = None, *, progress: Progress | None = None, **options: Any) -> SolveResult:
+def solve(rules: Rules | None = None, *, progress: Progress | None = None,
+          **options: Unpack[GameOptions]) -> SolveResult:
     """Solve a game now (nothing read or written): the solver's report, ``engine.solve.SolveResult``
     (``start_win``, ``roll``, ``residual``, ``iterations``, ``equilibrium()``, ``mixed``, ...). A solve that
     does not converge raises ``engine.solve.NotConverged`` (a ``GonutsError``) naming the game and the residual.
@@ -153,15 +159,16 @@ def solve(rules: Rules | None = None, *, progress: Progress | None = None, **opt
     return res
 
 
-def advise(scores: Sequence[int], turn: int = 0, dice: int = 5, **options: Any) -> Advice:
+def advise(scores: Sequence[int], turn: int = 0, dice: int = 5, *, rules: Rules | None = None,
+           **options: Unpack[GameOptions]) -> Advice:
     """``table(...).advise(...)`` in one call; ``players`` defaults to the number of scores.
 
     >>> advise((23, 31), turn=7, dice=3).action
     'roll'
     """
-    if "rules" not in options:
+    if rules is None:
         options.setdefault("players", len(scores) if hasattr(scores, "__len__") else 2)
-    return table(**options).advise(scores, turn, dice)
+    return table(rules=rules, **options).advise(scores, turn, dice)
 
 
 def _policies(policies: Sequence[PolicyLike]) -> list[PolicyLike]:
@@ -171,7 +178,8 @@ def _policies(policies: Sequence[PolicyLike]) -> list[PolicyLike]:
     return list(policies)
 
 
-def evaluate(policies: Sequence[PolicyLike], both_orders: bool = False, **options: Any) -> EvalResult:
+def evaluate(policies: Sequence[PolicyLike], both_orders: bool = False, *, rules: Rules | None = None,
+             **options: Unpack[GameOptions]) -> EvalResult:
     """The exact result of a game played by these policies, one per seat: names as the command line takes them
     (``optimal``, ``hold:20``, ``maxpoints``, ``dice:5-7-15-27-37``, ...; ``best`` is solved as the best
     response), a table's ``policy``, or a function ``f(scores, turn, dice)`` returning True or "roll" to roll,
@@ -187,13 +195,13 @@ def evaluate(policies: Sequence[PolicyLike], both_orders: bool = False, **option
     """
     from solver.lab.strategy import evaluate_policies, resolve  # deferred for start-up: numpy and the kernel
     specs = _policies(policies)
-    rules = _rules(options)
-    res = evaluate_policies(rules, resolve(specs, rules))
+    game = _rules(options, rules)
+    res = evaluate_policies(game, resolve(specs, game))
     return dataclasses.replace(res, both_orders=True) if both_orders else res
 
 
-def simulate(policies: Sequence[PolicyLike], games: int = 10_000, seed: int = 0, both_orders: bool = False,
-             **options: Any) -> SimReport:
+def simulate(policies: Sequence[PolicyLike], games: int = 10_000, seed: int = 0, both_orders: bool = False, *,
+             rules: Rules | None = None, **options: Unpack[GameOptions]) -> SimReport:
     """Play ``games`` games with real (seeded) dice, policies as ``evaluate`` takes them: ``lab.strategy.SimReport``
     (``win`` and its ``stderr`` per seat, the mean ``turns`` of a game). Seat 0 moves first, or with
     ``both_orders=True`` each seat first in turn (the games shared out evenly). Within a few standard errors of
@@ -205,5 +213,5 @@ def simulate(policies: Sequence[PolicyLike], games: int = 10_000, seed: int = 0,
     """
     from solver.lab.strategy import resolve, simulate_policies  # deferred for start-up: numpy and the kernel
     specs = _policies(policies)
-    rules = _rules(options)
-    return simulate_policies(rules, resolve(specs, rules), games, seed, both_orders=both_orders)
+    game = _rules(options, rules)
+    return simulate_policies(game, resolve(specs, game), games, seed, both_orders=both_orders)

@@ -170,44 +170,111 @@ def test_rules_and_options_together_are_refused_naming_what_would_be_ignored():
     assert solver.table(rules=rules).rules == rules
 
 
-MYPY_SCRIPT = """import solver
+MYPY_SCRIPT = """from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+import solver
 
 t = solver.table(players=2)
 a = t.advise(scores=(23, 31), turn=7, dice=3)
-action: str = a.action
+action: Literal["roll", "stop"] = a.action
 win: float | None = a.win_if_roll
 chances: tuple[float, ...] = t.win((0, 0))
 result = solver.evaluate(["hold:20", "optimal"], players=2, both_orders=True)
 turns: float = result.expected_turns
+seats: npt.NDArray[np.float64] = result.win
 report = solver.simulate(["hold:20", "optimal"], games=100, players=2)
-stderr = report.stderr
-decision: str = t.policy.action((0, 0), 0, 5)
+stderr: npt.NDArray[np.float64] = report.stderr
+decision: Literal["roll", "stop"] = t.policy.action((0, 0), 0, 5)
+plane: npt.NDArray[np.bool_] | np.bool_ = t.policy.roll[:, :, 0]
+stop_at: npt.NDArray[np.int64] = t.policy.thresholds().stop_at
+start: npt.NDArray[np.generic] = t.arrays["start_win"]
 figure = solver.plots.boundary(t)
 players: int = t.players
+reading: Literal["rulebook", "summary"] | None = t.rules.reading_name()
 """
-MYPY_TYPOS = {"solver.tabel(players=2)": "tabel", "solver.table(players=2).advise((1, 2)).acton": "acton",
-              "solver.table(players=2).wn((0, 0))": "wn", "solver.solve(players=2, target=12).wins": "wins",
-              "solver.evaluate(['optimal', 'optimal'], players=2).wins": "wins"}
+# each line is an error under mypy --strict naming what is wrong: a misspelt name or option, a wrong type
+MYPY_WRONG = {"solver.tabel(players=2)": '"tabel"', "solver.table(players=2).advise((1, 2)).acton": '"acton"',
+              "solver.table(players=2).wn((0, 0))": '"wn"', "solver.solve(players=2, target=12).wins": '"wins"',
+              "solver.evaluate(['optimal', 'optimal'], players=2).wins": '"wins"',
+              "solver.table(player=2)": '"player"', "solver.table(players=2, taget=30)": '"taget"',
+              "solver.evaluate(['optimal', 'optimal'], both_order=True, players=2)": '"both_order"',
+              "solver.simulate(['optimal', 'optimal'], gmes=100, players=2)": '"gmes"',
+              "solver.table(players=2, reading='sumary')": "Literal['sumary']",
+              "solver.table(players='2')": '"players" to "table" has incompatible type "str"',
+              "y: str = solver.table(players=2).policy.roll[...]": "ndarray",
+              "y: str = solver.table(players=2).arrays['start_win']": "ndarray",
+              "y: str = solver.evaluate(['optimal', 'optimal'], players=2).win": "ndarray",
+              "y: int = solver.advise((1, 2)).action": "Literal['roll', 'stop']"}
+# the modules whose docstring examples are the reference's (run by the doctests above, typed here)
+DOCSTRING_MODULES = ["solver.api", "solver.game.rules", "solver.store.library", "solver.store.tables",
+                     "solver.lab.strategy", "solver.lab.plots", "solver.play.advise", "solver.lab.policies",
+                     "solver.lab.decisions", "solver.engine.evaluate", "solver.engine.solve", "solver.engine.respond"]
+DOCUMENTS = ["README.md", "docs/first-hour.md", "docs/library.md"]
+
+
+def docs_as_scripts(folder: Path) -> list[Path]:
+    """The examples a researcher copies, as scripts for mypy: each document's Python blocks and ``>>>`` lines in
+    order (one session), and each module's docstring examples, one function per docstring, with the names the
+    module's own doctests see imported from where they are defined."""
+    import ast
+    import importlib
+    import re
+    import textwrap
+    out = []
+    for doc in DOCUMENTS:
+        text = (ROOT / doc).read_text()
+        blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+        lines = [ln.strip()[4:] for ln in text.splitlines() if ln.strip().startswith((">>> ", "... "))]
+        out.append((re.sub(r"\W", "_", doc), "\n".join(blocks) + "\n" + "\n".join(lines) + "\n"))
+    for name in DOCSTRING_MODULES:
+        module = importlib.import_module(name)
+        functions, used = [], set()
+        for test in doctest.DocTestFinder(exclude_empty=True).find(module):
+            body = "".join(ex.source for ex in test.examples)
+            if body:
+                used |= {n.id for n in ast.walk(ast.parse(body)) if isinstance(n, ast.Name)}
+                stem = re.sub(r"\W", "_", test.name)
+                functions.append(f"def _{stem}() -> None:\n" + textwrap.indent(body, "    "))
+        imports = []
+        for n in sorted(used):
+            obj = getattr(module, n, None)
+            if obj is not None and not inspect.ismodule(obj) and n != "solver":
+                home = getattr(obj, "__module__", name) or name
+                imports.append(f"from {home if home.startswith('solver') else name} import {n}")
+        out.append((name.replace(".", "_"), "\n".join(imports) + "\n\n\n" + "\n\n\n".join(functions) + "\n"))
+    paths = []
+    for stem, text in out:
+        path = folder / f"example_{stem}.py"
+        path.write_text(text)
+        paths.append(path)
+    return paths
 
 
 def test_the_front_door_is_typed_and_a_misspelt_name_fails_mypy_strict(tmp_path):
+    """Every example of the documents and the reference passes ``mypy --strict``, with the arrays' dtypes and the
+    actions' literals; each wrong line is an error that names what is wrong."""
     pytest.importorskip("mypy", reason="mypy is in the test extra")
     good = tmp_path / "good.py"
     good.write_text(MYPY_SCRIPT)
+    examples = docs_as_scripts(tmp_path)
     bad = []
-    for i, (line, name) in enumerate(MYPY_TYPOS.items()):
-        f = tmp_path / f"typo{i}.py"
-        f.write_text(f"import solver\n\nx = {line}\n")
-        bad.append((f, name))
+    for i, (line, says) in enumerate(MYPY_WRONG.items()):
+        f = tmp_path / f"wrong{i}.py"
+        f.write_text(f"import solver\n\n{line if line.startswith('y:') else 'x = ' + line}\n")
+        bad.append((f, says))
 
     def run(*files):
         return subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports=silent",
                                *map(str, files)], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    p = run(good)
+    p = run(good, *examples)
     assert p.returncode == 0, p.stdout
     p = run(*(f for f, _ in bad))
-    for f, name in bad:
-        assert f"{f.name}:3: error:" in p.stdout and f'"{name}"' in p.stdout, (name, p.stdout)
+    for f, says in bad:
+        said = [ln for ln in p.stdout.splitlines() if ln.startswith(f"{f}:3: error:")]
+        assert said and says in said[0], (f.read_text(), p.stdout)
 
 
 def test_the_policy_is_data_a_researcher_can_hold():

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyspiel
 
 from solver.adapters.live import ROLL, STOP, game_rules, roll_outcomes
@@ -192,7 +193,7 @@ class _Observer:
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         self.tensor = np.zeros(0, np.float32)
-        self.dict: dict[str, np.ndarray] = {}
+        self.dict: dict[str, npt.NDArray[np.generic]] = {}
 
     def set_from(self, state: GoNutsState, player: int) -> None:
         pass

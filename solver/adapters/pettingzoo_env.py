@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
@@ -83,7 +84,7 @@ class raw_env(AECEnv):
         """Two actions: 0 = stop, 1 = roll."""
         return self.action_spaces[agent]
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> dict[str, npt.NDArray[np.generic]]:
         """The agent's observation, with the mask of the actions it may take now."""
         seat = self.possible_agents.index(agent)
         live = seat == self._game.seat and not self._game.done

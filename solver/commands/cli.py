@@ -197,9 +197,10 @@ def plot(kind: str, out: str | None, table_path: str | None, knobs: Knobs) -> No
     path = check_destination(destination(out or ".", f"gonuts-{kind}.png"))
     plots.require()                                         # matplotlib there, before any table is read or built
     if kind == "payout":
-        plots.payout(asked.table_asked(knobs, table_path).rules if table_path else asked.make_rules(knobs), path)
+        fig = plots.payout(asked.table_asked(knobs, table_path).rules if table_path else asked.make_rules(knobs), path)
     else:
-        getattr(plots, kind)(asked.table_asked(knobs, table_path), path)
+        fig = getattr(plots, kind)(asked.table_asked(knobs, table_path), path)
+    plots.close(fig)
     streams.out(f"wrote {path}")
 
 

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from solver.engine.bits import packed_width
 from solver.engine.kernels import Kernel
@@ -49,21 +50,21 @@ class EvalResult:
     """
     players: int
     target: int
-    values: np.ndarray        # (N, G**N, N + 1): V_a for each seat a to move
+    values: npt.NDArray[np.float64]        # (N, G**N, N + 1): V_a for each seat a to move
     seconds: float
     both_orders: bool = False
 
     @property
-    def probabilities(self) -> np.ndarray:
+    def probabilities(self) -> npt.NDArray[np.float64]:
         """(N, G**N, N): with seat a to move, every seat's win probability, seat order from the mover."""
         return self.values[..., :self.players]
 
     @property
-    def turns(self) -> np.ndarray:
+    def turns(self) -> npt.NDArray[np.float64]:
         """(N, G**N): with seat a to move, the expected turns left, this one included."""
         return self.values[..., self.players]
 
-    def win_when_starting(self, seat: int, scores: Sequence[int] | None = None) -> np.ndarray:
+    def win_when_starting(self, seat: int, scores: Sequence[int] | None = None) -> npt.NDArray[np.float64]:
         """Every seat's win probability (absolute seat order) when ``seat`` moves first."""
         N, G = self.players, self.target
         idx = 0 if scores is None else int(np.ravel_multi_index(tuple(scores), (G,) * N))
@@ -75,7 +76,7 @@ class EvalResult:
         return float(self.values[seat, 0, self.players])
 
     @property
-    def win(self) -> np.ndarray:
+    def win(self) -> npt.NDArray[np.float64]:
         """Each seat's win probability from 0-0: seat 0 first, or averaged over who moves first (``both_orders``)."""
         return self.win_both_orders if self.both_orders else self.win_when_starting(0)
 
@@ -85,7 +86,7 @@ class EvalResult:
         return self.expected_turns_both_orders if self.both_orders else self.turns_when_starting(0)
 
     @property
-    def win_both_orders(self) -> np.ndarray:
+    def win_both_orders(self) -> npt.NDArray[np.float64]:
         """Each seat's win probability averaged over which seat moves first."""
         return np.asarray(np.mean([self.win_when_starting(a) for a in range(self.players)], axis=0))
 

@@ -28,11 +28,11 @@ class Estimate:
 
     def brief(self) -> str:
         """"about 3 min and 16.7 GiB"."""
-        return f"{_fmt_time(self.seconds).removesuffix(' in all')} and {_fmt_bytes(self.bytes)}"
+        return f"{_fmt_time(self.seconds).removesuffix(' in all')} and {fmt_bytes(self.bytes)}"
 
     def summary(self) -> str:
         avail = f" of {self.available / 2**30:.1f} GiB available" if self.available else ""
-        return (f"{self.states:,} start states, about {_fmt_bytes(self.bytes)} of memory{avail}, "
+        return (f"{self.states:,} start states, about {fmt_bytes(self.bytes)} of memory{avail}, "
                 f"{_fmt_time(self.seconds)}")
 
 
@@ -76,12 +76,13 @@ def check_fits(rules: Rules, force: bool | None = False) -> Estimate:
     est = estimate(rules)
     if est.available is not None and est.bytes > est.available and not force:
         offer = "; use --force to try anyway" if force is not None else ""
-        raise GonutsError(f"this build of {rules.describe()} needs about {_fmt_bytes(est.bytes)} of memory but "
-                          f"only {_fmt_bytes(est.available)} is available{offer}")
+        raise GonutsError(f"this build of {rules.describe()} needs about {fmt_bytes(est.bytes)} of memory but "
+                          f"only {fmt_bytes(est.available)} is available{offer}")
     return est
 
 
-def _fmt_bytes(n: float) -> str:
+def fmt_bytes(n: float) -> str:
+    """A size as a person reads it: "512 B", "16.7 GiB"."""
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if n < 1024 or unit == "TiB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"

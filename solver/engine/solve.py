@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from solver.engine import kernels
 from solver.engine.bits import packed_width
@@ -91,9 +92,9 @@ class Mixed:
     """Decisions played mixed: at the state ``state[e]`` (flat index of the scores in turn order), the decision
     ``decision[e]`` (flat index of (turn points, dice): t (D + 1) + n), the mover rolls with probability
     ``roll[e]`` and stops otherwise; the two give the mover the same chance. Ascending by state."""
-    state: np.ndarray       # (M,) int64
-    decision: np.ndarray    # (M,) int64
-    roll: np.ndarray        # (M,) float64
+    state: npt.NDArray[np.int64]       # (M,)
+    decision: npt.NDArray[np.int64]    # (M,)
+    roll: npt.NDArray[np.float64]      # (M,)
 
     def __len__(self) -> int:
         return len(self.state)
@@ -123,10 +124,10 @@ class SolveResult:
     players: int
     target: int
     substates: int
-    start_win: np.ndarray           # (G,)*N + (N,)
-    roll_bits: np.ndarray           # (G,)*N + (ceil(G*(D+1)/8),) uint8, bits of the flattened (t, n)
-    roll_win: np.ndarray | None     # (G,)*N + (G, D+1), own win probability if rolling
-    stop_win: np.ndarray | None
+    start_win: npt.NDArray[np.float64]           # (G,)*N + (N,)
+    roll_bits: npt.NDArray[np.uint8]             # (G,)*N + (ceil(G*(D+1)/8),), bits of the flattened (t, n)
+    roll_win: npt.NDArray[np.float64] | None     # (G,)*N + (G, D+1), own win probability if rolling
+    stop_win: npt.NDArray[np.float64] | None
     converged: bool
     residual: float
     iterations: int                 # the most passes any orbit needed
@@ -155,7 +156,7 @@ class SolveResult:
                                "report it, with this line")
 
     @property
-    def roll(self) -> np.ndarray:
+    def roll(self) -> npt.NDArray[np.bool_]:
         """Unpacked decisions, (G,)*N + (G, D+1) bool: True where rolling is optimal."""
         return unpack_roll(self.roll_bits, self.target, self.substates)
 
@@ -215,7 +216,7 @@ def kernel_mixes(per_seat: Sequence[Mixed | None], states: int) -> Mixes:
             np.concatenate([p[2] for p in parts]).astype(np.float64))
 
 
-def unpack_roll(bits: np.ndarray, target: int, substates: int) -> np.ndarray:
+def unpack_roll(bits: npt.NDArray[np.uint8], target: int, substates: int) -> npt.NDArray[np.bool_]:
     """Packed decisions (..., packed_width) -> (..., G, D+1) bool."""
     n = target * (substates + 1)
     return np.unpackbits(bits, axis=-1, count=n).reshape(bits.shape[:-1] + (target, substates + 1)).astype(bool)

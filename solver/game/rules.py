@@ -22,18 +22,40 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal, TypedDict, get_args
 
 from solver.errors import RulesError
 
 GAMES = ("gonuts", "pig")
-READINGS = ("rulebook", "summary")
+Reading = Literal["rulebook", "summary"]     # the two readings of the printed rules
+READINGS: tuple[Reading, ...] = get_args(Reading)
 ONE_DIE = ("rolled", "left")
 N_DICE = 5
 MAX_PLAYERS = 4
-OPTIONS = ("game", "players", "target", "reading", "faces", "dog", "speed")
+
+
+class GameOptions(TypedDict, total=False):
+    """The options of a game, as ``Rules.from_options`` and the front door take them (``solver.table(players=3)``):
+    typed, so that a type checker names a misspelt or mistyped option. Each is checked again when the rules are
+    made, for callers no checker sees.
+
+    ``game``: "gonuts" or "pig"; ``players``: 2 to 4; ``target``: at least 1; ``reading``: "rulebook" or
+    "summary"; ``faces``: (acorn, squirrel, car) face counts; ``dog``: (dog, house) face counts; ``speed``: the
+    active player's throws per dog-die tick.
+    """
+    game: Literal["gonuts", "pig"]
+    players: int
+    target: int
+    reading: Reading
+    faces: Sequence[int]
+    dog: Sequence[int]
+    speed: float
+
+
+OPTIONS: tuple[str, ...] = tuple(GameOptions.__annotations__)     # in the order ``from_options`` lists them
 
 
 @dataclass(frozen=True)
@@ -140,7 +162,7 @@ class Rules:
         """The speed as an exact fraction, so that floor(r * T) has no rounding."""
         return Fraction(repr(self.speed))
 
-    def reading_name(self) -> str | None:
+    def reading_name(self) -> Reading | None:
         """The reading ("rulebook" or "summary") whose three knobs these rules have, whatever their dice and speed;
         None for a mix of the two.
 

@@ -5,9 +5,11 @@ Every way into the tables asks here: ``play.advise``, ``play.explain``, the comm
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Literal, Protocol
 
 from solver.errors import StateError
+
+Action = Literal["roll", "stop"]     # what the player to move does at a decision state
 
 
 class GameShape(Protocol):

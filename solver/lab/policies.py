@@ -21,6 +21,7 @@ stopping reaches the target: such a state is a win.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 from collections.abc import Callable, Sequence
@@ -29,14 +30,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from solver.engine.bits import packed_width
 from solver.engine.solve import Mixed
 from solver.game.payout import nuts_gain_mean
 from solver.game.rules import Rules
-from solver.game.states import check_state
+from solver.game.states import Action, check_state
 from solver.game.turn import TurnModel, turn_model
-from solver.lab import grammar
+from solver.lab import decisions, grammar
+from solver.lab.decisions import Decisions
 from solver.lab.grammar import PolicyError
 from solver.store import tables
 from solver.store.library import Tables
@@ -153,9 +156,9 @@ class TablePolicy(BitsPolicy):
     def __init__(self, table: Table, name: str = "optimal") -> None:
         G, N, D = table.target, table.players, table.substates
         if "roll_bits" in table.arrays:
-            bits = table.arrays["roll_bits"]
+            bits = np.asarray(table.arrays["roll_bits"], dtype=np.uint8)
         else:
-            bits = np.packbits(table.arrays["roll"].reshape(G ** N, -1), axis=1)
+            bits = np.packbits(np.asarray(table.arrays["roll"], dtype=np.bool_).reshape(G ** N, -1), axis=1)
         super().__init__(bits, G, N, D, name, table.mixed)
         self.table = table
 
@@ -165,16 +168,14 @@ class TablePolicy(BitsPolicy):
         ``dice``."""
         return tuple(f"score {k}" for k in range(self.N)) + ("turn", "dice")
 
-    @property
-    def roll(self) -> np.ndarray:
-        """Every decision: True where the player to move rolls, shape (G,)*N + (G, D), ``[*scores, turn, d - 1]``
-        with d dice live. Where the equilibrium mixes, the likelier action (``roll_probability`` says the mix);
-        where the turn's points reach the target with the scores, False (stopping wins)."""
-        roll = self.table.roll_array()[..., 1:]
-        G, N = self.G, self.N
-        reach = np.add.outer(np.arange(G), np.arange(G)) >= G           # own score + turn points
-        shape = (G,) + (1,) * (N - 1) + (G, 1)
-        return np.asarray(roll & ~reach.reshape(shape), dtype=bool)
+    @functools.cached_property
+    def roll(self) -> Decisions:
+        """Every decision: True where the player to move rolls, indexed as a bool array of shape (G,)*N + (G, D),
+        ``[*scores, turn, d - 1]`` with d dice live (``lab.decisions.Decisions``: a read unpacks only what it
+        selects; ``roll.full()`` is the whole array). Where the equilibrium mixes, the likelier action
+        (``roll_probability`` says the mix); where the turn's points reach the target with the scores, False
+        (stopping wins)."""
+        return Decisions(self._bits, self.G, self.N, self.D, self.axes)
 
     def roll_probability(self, scores: Sequence[int], turn: int, dice: int) -> float:
         """The probability that the player to move rolls: 1.0 or 0.0, or where the equilibrium mixes its
@@ -185,13 +186,13 @@ class TablePolicy(BitsPolicy):
         mix = self.table.mix_at(sc, t, n)
         return mix if mix is not None else float(self.table.roll_at(sc, t, n))
 
-    def action(self, scores: Sequence[int], turn: int, dice: int) -> str:
+    def action(self, scores: Sequence[int], turn: int, dice: int) -> Action:
         """"roll" or "stop" at one state (where the equilibrium mixes, the likelier)."""
         return "roll" if self.roll_probability(scores, turn, dice) > 0.5 else "stop"
 
     def thresholds(self) -> Thresholds:
         """The turn points at which this play first stops, per state and dice, and the decisions that roll
-        again above them (``Thresholds``)."""
+        again above them (``Thresholds``), read a plane of the mover's score at a time."""
         return thresholds_of(self.roll, self.axes)
 
 
@@ -208,9 +209,9 @@ class Thresholds:
     (31, [0, 26, 49, 5])
     """
     axes: tuple[str, ...]
-    stop_at: np.ndarray           # (G,)*N + (D,) int
-    rolls_above: np.ndarray       # (M, N + 2) int: scores..., turn, dice
-    count_above: np.ndarray       # (D,) int
+    stop_at: npt.NDArray[np.int64]         # (G,)*N + (D,)
+    rolls_above: npt.NDArray[np.int64]     # (M, N + 2): scores..., turn, dice
+    count_above: npt.NDArray[np.int64]     # (D,)
 
     @property
     def monotone(self) -> bool:
@@ -218,19 +219,41 @@ class Thresholds:
         return len(self.rolls_above) == 0
 
 
-def thresholds_of(roll: np.ndarray, axes: tuple[str, ...]) -> Thresholds:
+def thresholds_of(roll: Decisions | npt.NDArray[np.bool_], axes: tuple[str, ...]) -> Thresholds:
     """``Thresholds`` of decisions ``roll`` (as ``TablePolicy.roll``: (G,)*N + (G, D), False where stopping
-    wins). The opening roll (no turn points, every die) is forced: it is no stop."""
+    wins), read a block of the leading scores at a time (about ``decisions.READ_CHUNK`` decisions): memory for
+    the answer, not for every decision. The opening roll (no turn points, every die) is forced: it is no stop."""
     G, D = roll.shape[-2], roll.shape[-1]
-    stops = ~roll
-    stops[..., 0, D - 1] = False                                  # the forced opening roll
-    # roll is False where stopping wins, so the first stop is at most the target minus the own score
-    stop_at = np.where(stops.any(axis=-2), stops.argmax(axis=-2), G)
-    above = roll & (np.arange(G).reshape((1,) * (roll.ndim - 2) + (G, 1)) > stop_at[..., None, :])
-    where = np.argwhere(above)
-    where[:, -1] += 1                                             # dice, not their index
-    return Thresholds(axes, np.asarray(stop_at), where.astype(np.int64),
-                      above.reshape(-1, D).sum(axis=0).astype(np.int64))
+    stop_at = np.empty(roll.shape[:-2] + (D,), dtype=np.int64)
+    found, count = [], np.zeros(D, dtype=np.int64)
+    for block in _blocks(roll.shape, decisions.READ_CHUNK):
+        part = np.asarray(roll[block], dtype=np.bool_)
+        stops = ~part
+        stops[..., 0, D - 1] = False                              # the forced opening roll
+        # roll is False where stopping wins, so the first stop is at most the target minus the own score
+        first = np.where(stops.any(axis=-2), stops.argmax(axis=-2), G)
+        stop_at[block] = first
+        above = part & (np.arange(G).reshape((1,) * (part.ndim - 2) + (G, 1)) > first[..., None, :])
+        where = np.argwhere(above).astype(np.int64)
+        lead = block[:-1]                                        # the whole scores before the block's range
+        where[:, 0] += block[-1].start
+        where = np.concatenate([np.tile(np.array(lead, dtype=np.int64), (len(where), 1)), where], axis=1)
+        where[:, -1] += 1                                         # dice, not their index
+        found.append(where)
+        count += above.reshape(-1, D).sum(axis=0)
+    return Thresholds(axes, stop_at, np.concatenate(found), count)
+
+
+def _blocks(shape: tuple[int, ...], chunk: int) -> list[tuple[Any, ...]]:
+    """Keys of blocks of about ``chunk`` elements that cover an array of ``shape`` in C order, each some whole
+    leading indexes and then a range of the next axis: (slice(lo, hi),), (s0, slice(lo, hi)), ..."""
+    for depth in range(len(shape) - 2):
+        inner = int(np.prod(shape[depth + 1:], dtype=np.int64))
+        if inner <= chunk or depth == len(shape) - 3:
+            per = max(1, chunk // inner)
+            return [lead + (slice(lo, min(lo + per, shape[depth])),) for lead in np.ndindex(*shape[:depth])
+                    for lo in range(0, shape[depth], per)]
+    return [(slice(0, shape[0]),)]
 
 
 class TurnRule(Policy):
@@ -342,14 +365,15 @@ def _maxpoints_decisions(model: TurnModel, means: np.ndarray, H: int) -> np.ndar
     V = np.tile(np.arange(H + 8, dtype=float)[:, None], (1, D + 1))
     roll = np.zeros((H, D + 1), dtype=bool)
     mv, en = model.moves, model.endings
-    # each die count's moves and endings, picked once (the sums below are over the same values in the same order)
-    ms = [mv[mv["src"] == n] for n in range(D + 1)]
-    es = [en[en["src"] == n] for n in range(D + 1)]
+    # each die count's moves and endings, their fields picked once (the sums below are over the same values in the
+    # same order: the turn points an ending keeps are 0 or t, a whole number, as np.where gave them)
+    ms = [(m["p"], m["da"], m["dst"]) for m in (mv[mv["src"] == n] for n in range(D + 1))]
+    es = [(e["p"], means[e["dist"]], e["rel"].astype(np.int64)) for e in (en[en["src"] == n] for n in range(D + 1))]
     for t in range(H - 1, -1, -1):
         for n in range(1, D + 1):
-            m, e = ms[n], es[n]
-            r = float((m["p"] * V[np.minimum(t + m["da"], H + 7), m["dst"]]).sum())
-            r += float((e["p"] * (means[e["dist"]] + np.where(e["rel"], t, 0))).sum())
+            (mp, da, dst), (ep, mean, rel) = ms[n], es[n]
+            r = float((mp * V[np.minimum(t + da, H + 7), dst]).sum())
+            r += float((ep * (mean + rel * t)).sum())
             roll[t, n] = r > t
             V[t, n] = max(r, float(t))
     return roll

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from solver.engine.evaluate import EvalResult, evaluate
 from solver.engine.respond import deviate, respond
@@ -144,8 +145,8 @@ class SimReport:
     """
     games: int
     seed: int
-    win: np.ndarray
-    stderr: np.ndarray
+    win: npt.NDArray[np.float64]
+    stderr: npt.NDArray[np.float64]
     turns: float
     seconds: float
     both_orders: bool = False

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -52,7 +52,8 @@ from solver.engine.solve import model_arrays
 from solver.errors import GonutsError
 from solver.game.rules import Rules
 from solver.game.turn import game_model
-from solver.lab.policies import TablePolicy
+from solver.lab.grammar import PolicyError
+from solver.lab.policies import Policy, TablePolicy
 from solver.store.tables import Table
 
 
@@ -68,6 +69,7 @@ def _default_memory() -> int:
 MEMORY = _default_memory()
 
 
+@runtime_checkable
 class RowsRule(Protocol):
     """A rule ``Versus`` evaluates: its decisions depend on the turn, your score and the best opponent's only,
     given as ``rows(G, D)``, packed by (own score, best opponent's score) (simple and race rules)."""
@@ -124,22 +126,27 @@ class Versus:
         coff = np.empty((len(policies), G * G), dtype=np.int64)
         base = np.concatenate([[0], np.cumsum(room + 1)[:-1]])
         for k, pol in enumerate(policies):
-            rows = getattr(pol, "rows", None)
-            if rows is None:
-                raise GonutsError(f"policy {pol.name}: only rules that depend on the turn, your score and the "
-                                  "best opponent's score can be evaluated in a batch")
             coff[k] = k * per + base
-            self.kernel.gains_rows(room, rows(G, D), coff[k], dcand)
+            self.kernel.gains_rows(room, pol.rows(G, D), coff[k], dcand)
         return dcand, coff
 
-    def win(self, policies: Iterable[RowsRule]) -> np.ndarray:
-        """(K, N): policy k's win probability when it sits in seat c (c = 0 moves first)."""
-        policies = list(policies)
-        out = np.empty((len(policies), self.N))
+    def win(self, policies: Iterable[Policy | RowsRule]) -> np.ndarray:
+        """(K, N): policy k's win probability when it sits in seat c (c = 0 moves first). Each policy decides by
+        the turn, its own score and the best opponent's only (``RowsRule``: the simple and race rules ``parse``
+        names); any other is refused, naming it."""
+        rules = [self._rule(p) for p in policies]
+        out = np.empty((len(rules), self.N))
         B = self.batch_size()
-        for lo in range(0, len(policies), B):
-            out[lo:lo + B] = self._pass(policies[lo:lo + B])
+        for lo in range(0, len(rules), B):
+            out[lo:lo + B] = self._pass(rules[lo:lo + B])
         return out
+
+    @staticmethod
+    def _rule(policy: Policy | RowsRule) -> RowsRule:
+        if not isinstance(policy, RowsRule):
+            raise PolicyError(f"policy {policy.name}: only rules that depend on the turn, your score and the best "
+                              "opponent's score can be evaluated in a batch (hold:, dice:, race:; evaluate takes any)")
+        return policy
 
     def _pass(self, policies: Sequence[RowsRule]) -> np.ndarray:
         """One pass per thread, each over its share of the rules with its own W (reused across calls)."""

@@ -12,12 +12,12 @@ import math
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from solver.errors import StateError, TableError
 from solver.files import StrPath
 from solver.game.rules import Rules
-from solver.game.states import check_state
+from solver.game.states import Action, check_state
 from solver.play.backup import after_turn, backup_state
 from solver.store.checked import CheckedTable, open_table
 from solver.store.contract import Archive, contract
@@ -25,6 +25,9 @@ from solver.store.contract import Archive, contract
 if TYPE_CHECKING:                # annotations only: this path stays numpy-free (pyproject's import contracts)
     from solver.game.states import GameShape
     from solver.store.tables import TableView
+
+# why the advice is what it is: the better action, the turn's forced first roll, a stop that wins, a mixed decision
+Reason = Literal["optimal", "forced", "reaches_target", "mixed"]
 
 
 @dataclass(frozen=True)
@@ -39,14 +42,14 @@ class Advice:
 
     >>> import solver
     >>> a = solver.advise((23, 31), turn=7, dice=3)
-    >>> a.action, a.reason, len(a.players_if_roll)
+    >>> a.action, a.reason, a.players_if_roll is not None and len(a.players_if_roll)
     ('roll', 'optimal', 2)
     """
     scores: tuple[int, ...]
     turn: int
     dice: int
-    action: str                  # "roll" or "stop"
-    reason: str                  # "optimal", "reaches_target" or "forced"
+    action: Action
+    reason: Reason
     win_if_roll: float | None    # the active player's win probability
     win_if_stop: float | None
     players_if_roll: tuple[float, ...] | None    # every seat's win probability, seat order from the active player
@@ -87,7 +90,7 @@ def _answer(table: GameShape, scores: Sequence[int], turn: int, dice: int, both:
     r_all, s_all = both(scores)
     if turn == 0 and dice == D:
         return Advice(scores, turn, dice, "roll", "forced", r_all[0], None, r_all, None)
-    action = "roll" if roll_at(scores) else "stop"
+    action: Action = "roll" if roll_at(scores) else "stop"
     p = mix_at(scores)
     if p is not None:
         return Advice(scores, turn, dice, action, "mixed", r_all[0], s_all[0], r_all, s_all, p)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from solver import files
 from solver.engine.kernels import needs_compile
@@ -169,7 +170,7 @@ class _Checkpoint:
         """Refuse a resume with no checkpoint, or with one for other rules (reads only its rules)."""
         self._read(lambda z: None)
 
-    def load(self) -> dict[str, np.ndarray]:
+    def load(self) -> dict[str, npt.NDArray[np.generic]]:
         """The saved arrays, for ``solve``'s ``resume`` (refused if the checkpoint is for other rules)."""
         return self._read(lambda z: {k: z[k] for k in z.files if k != "rules"})
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from solver.engine.solve import SELECTION
 from solver.errors import TableError
@@ -58,14 +59,14 @@ def check_corner(table: Table, target: object) -> int:
     return t
 
 
-def corner_arrays(table: Table, target: int | Rules) -> dict[str, np.ndarray]:
+def corner_arrays(table: Table, target: int | Rules) -> dict[str, npt.NDArray[np.generic]]:
     """The arrays of the game to ``target``, from the table of the same game to a larger (or the same) one."""
     N, L, D = table.players, table.target, table.substates
     T = check_corner(table, target)
     o = L - T
     box = (slice(o, None),) * N
     a = table.arrays
-    out: dict[str, np.ndarray] = {"start_win": np.ascontiguousarray(a["start_win"][box])}
+    out: dict[str, npt.NDArray[np.generic]] = {"start_win": np.ascontiguousarray(a["start_win"][box])}
     if "roll" in a:
         out["roll"] = np.ascontiguousarray(a["roll"][box][..., :T, :])
     if "roll_bits" in a:
@@ -86,7 +87,7 @@ def corner_arrays(table: Table, target: int | Rules) -> dict[str, np.ndarray]:
                              "corner is read from it")
         out["nuts_payout"] = payouts
     if "mixed_at" in a:
-        at, p = a["mixed_at"], a["mixed_roll"]
+        at, p = np.asarray(a["mixed_at"], dtype=np.int64), np.asarray(a["mixed_roll"], dtype=np.float64)
         keep = np.all(at[:, :N] >= o, axis=1)
         if keep.any():
             rows = at[keep].copy()
@@ -96,7 +97,7 @@ def corner_arrays(table: Table, target: int | Rules) -> dict[str, np.ndarray]:
     return out
 
 
-def _solver_meta(table: Table, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
+def _solver_meta(table: Table, arrays: dict[str, npt.NDArray[np.generic]]) -> dict[str, Any]:
     """What a corner's meta says of its solve: the larger table's tolerance and residual (the corner's orbits
     are some of its orbits, so its residual bounds theirs), and where it was read from."""
     s = table.meta["solver"]
@@ -107,7 +108,7 @@ def _solver_meta(table: Table, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
             "corner_of": {"target": table.target, "checksum": table.meta["checksum"]}}
 
 
-def _equilibrium(table: Table, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
+def _equilibrium(table: Table, arrays: dict[str, npt.NDArray[np.generic]]) -> dict[str, Any]:
     """The larger table's equilibrium meta (its counts of orbits are the larger game's: bounds for the corner's)
     with the corner's own mixed decisions."""
     eq = dict(table.equilibrium)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from solver.engine.solve import SELECTION, Mixed, unpack_roll
 from solver.errors import TableError
@@ -53,7 +54,7 @@ class Table:
     """
     meta: Meta
     rules: Rules
-    arrays: dict[str, np.ndarray]
+    arrays: dict[str, npt.NDArray[np.generic]]
     path: Path | None = None
 
     @property
@@ -82,8 +83,8 @@ class Table:
     def roll_array(self) -> np.ndarray:
         """All decisions, (G,)*N + (G, D+1) bool (unpacks ``roll_bits``)."""
         if "roll" in self.arrays:
-            return self.arrays["roll"]
-        return unpack_roll(self.arrays["roll_bits"], self.target, self.substates)
+            return np.asarray(self.arrays["roll"], dtype=np.bool_)
+        return unpack_roll(np.asarray(self.arrays["roll_bits"], dtype=np.uint8), self.target, self.substates)
 
     def mix_at(self, scores: Sequence[int], t: int, n: int) -> float | None:
         """The probability of rolling where the equilibrium mixes (the mover is indifferent), else None."""
@@ -105,7 +106,7 @@ class Table:
         return equilibrium_of(self.meta, str(self.path or "table"))
 
 
-def mixed_arrays(mixed: Mixed, players: int, target: int, substates: int) -> dict[str, np.ndarray]:
+def mixed_arrays(mixed: Mixed, players: int, target: int, substates: int) -> dict[str, npt.NDArray[np.generic]]:
     """A solve's mixed decisions as a table holds them: ``mixed_at`` rows (scores in turn order, turn points, dice)
     and ``mixed_roll``."""
     W1 = substates + 1
@@ -115,11 +116,11 @@ def mixed_arrays(mixed: Mixed, players: int, target: int, substates: int) -> dic
             "mixed_roll": np.ascontiguousarray(mixed.roll, dtype=np.float64)}
 
 
-def mixed_of(arrays: dict[str, np.ndarray], players: int, target: int, substates: int) -> Mixed:
+def mixed_of(arrays: dict[str, npt.NDArray[np.generic]], players: int, target: int, substates: int) -> Mixed:
     """``mixed_arrays`` read back (none when the table has no mixed decision)."""
-    at = arrays.get("mixed_at")
-    if at is None:
+    if "mixed_at" not in arrays:
         return Mixed.none()
+    at = np.asarray(arrays["mixed_at"], dtype=np.int64)
     state = np.ravel_multi_index(tuple(at[:, k] for k in range(players)), (target,) * players).astype(np.int64)
     decision = (at[:, players] * (substates + 1) + at[:, players + 1]).astype(np.int64)
     return Mixed(state, decision, np.asarray(arrays["mixed_roll"], dtype=np.float64))
@@ -133,12 +134,12 @@ class TableView(GameShape, Protocol):
     def rules(self) -> Rules: ...
 
     @property
-    def arrays(self) -> dict[str, np.ndarray]: ...
+    def arrays(self) -> dict[str, npt.NDArray[np.generic]]: ...
 
     def roll_at(self, scores: Sequence[int], t: int, n: int) -> bool: ...
 
 
-def checksum(arrays: dict[str, np.ndarray]) -> str:
+def checksum(arrays: dict[str, npt.NDArray[np.generic]]) -> str:
     """SHA-256 over every array but ``meta``: name, dtype, shape and bytes, in name order."""
     h = hashlib.sha256()
     for name in sorted(arrays):
@@ -150,7 +151,7 @@ def checksum(arrays: dict[str, np.ndarray]) -> str:
     return "sha256:" + h.hexdigest()
 
 
-def _check_mixed(arrays: dict[str, np.ndarray], rules: Rules, where: str) -> None:
+def _check_mixed(arrays: dict[str, npt.NDArray[np.generic]], rules: Rules, where: str) -> None:
     """``contract.check_mixed``, the one check every path that reads a table makes, on the arrays."""
     G, D = rules.target, rules.substates
     at = [int(x) for x in np.asarray(arrays["mixed_at"]).ravel()]
@@ -164,7 +165,7 @@ def _check_mixed(arrays: dict[str, np.ndarray], rules: Rules, where: str) -> Non
     check_mixed(rules, at, roll, bit, where)
 
 
-def _check(meta: Meta, arrays: dict[str, np.ndarray], where: str) -> Rules:
+def _check(meta: Meta, arrays: dict[str, npt.NDArray[np.generic]], where: str) -> Rules:
     """The invariants ``save`` and ``load`` both enforce. Returns the table's rules."""
     rules, layout = contract(meta, where)
     want = {name: (np.dtype(dtype), shape) for name, (dtype, shape) in layout.items()}
@@ -191,7 +192,7 @@ def _check(meta: Meta, arrays: dict[str, np.ndarray], where: str) -> Rules:
     return rules
 
 
-def save(path: StrPath, rules: Rules, arrays: dict[str, np.ndarray], solver_meta: dict[str, Any],
+def save(path: StrPath, rules: Rules, arrays: dict[str, npt.NDArray[np.generic]], solver_meta: dict[str, Any],
          substates: int, equilibrium: dict[str, Any] | None = None) -> Meta:
     """Write a table atomically. Returns the meta written. Refuses a solve that did not converge.
 
@@ -205,7 +206,7 @@ def save(path: StrPath, rules: Rules, arrays: dict[str, np.ndarray], solver_meta
     return meta
 
 
-def table_meta(rules: Rules, arrays: dict[str, np.ndarray], solver_meta: dict[str, Any], substates: int,
+def table_meta(rules: Rules, arrays: dict[str, npt.NDArray[np.generic]], solver_meta: dict[str, Any], substates: int,
                equilibrium: dict[str, Any] | None, where: str) -> Meta:
     """The meta of a table of these arrays, checked by ``_check`` (named ``where``) and with their checksum: what
     ``save`` writes, and what a table made in memory carries (``corner.corner``)."""
@@ -231,7 +232,7 @@ STORE_ABOVE = 0.875       # an array that deflate shrinks by less than 1/8 is st
 SAMPLE = 16, 1 << 16      # checked on this many evenly spaced pieces of this many bytes
 
 
-def write_npz(fh: IO[bytes], arrays: dict[str, np.ndarray]) -> None:
+def write_npz(fh: IO[bytes], arrays: dict[str, npt.NDArray[np.generic]]) -> None:
     """The ``.npz`` as ``numpy.savez_compressed`` writes it (zipfile, one ``.npy`` per array, ZIP64), at
     ``COMPRESS_LEVEL``. Only the compressed container differs; arrays and checksum are the same.
 
