@@ -37,35 +37,27 @@ def pytest_configure(config):
     # copied beside an installed wheel (the wheels' workflow), they run the wheel and its own kernel.
     if (ROOT / "solver" / "engine" / "kernels.c").is_file():
         os.environ["GONUTS_SOLVE_KERNEL"] = "compile"
-    # `-n 3 --dist loadfile` hands out whole files in the order collected (below: the longest first), not
-    # xdist's default of the files with the most tests first, which left the slowest files (the wheel's, with
-    # one test) for last and one worker running them alone
+    # `-n 3 --dist loadfile` hands out whole files in the order collected (below), not in xdist's own order
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False
 
 
-# The files that take longest, longest first (seconds of one worker, a full run on this 2-core machine under
-# load; CONTRIBUTING.md): with --dist loadfile each goes to the first free worker, so that the run ends with the
-# short files, spread over every worker. Every other file follows in the order pytest collects them.
-LONGEST_FIRST = [
-    "site/test_website.py", "site/test_table_app.py", "across/test_docs.py", "across/test_wheel.py",
-    "site/test_languages.py", "engine/test_solve.py", "site/test_webpage.py", "site/test_game_kept.py",
-    "engine/test_portable.py", "site/test_table_link.py", "engine/test_kernels.py", "commands/test_abuse.py",
-    "site/test_site_worker.py", "site/test_learning.py", "adapters/test_openspiel_game.py", "play/test_practice.py",
-    "site/test_page_solves.py", "site/test_shared_rules.py", "site/test_engines.py", "commands/test_cli.py",
-    "test_api.py", "across/test_lint.py", "site/test_fuzz_page.py", "engine/test_equilibria.py",
-    "site/test_game_night.py",
-]
+# xdist's order (the files with the most tests first), but for the files that are one long test each: those go
+# first, or one worker runs them alone at the end (the wheel's test: minutes of compiling and installing, little
+# of it in a browser). Putting every long file first was slower (pytest 1,149 s against about 770 s in a clean
+# clone's CI: three browser suites at once on two cores).
+ALONE_FIRST = ["across/test_wheel.py"]
 
 
 def pytest_collection_modifyitems(config, items):
-    rank = {name: k for k, name in enumerate(LONGEST_FIRST)}
-
-    def order(item):
+    def where(item):
         path = Path(str(item.fspath))
-        where = path.relative_to(TESTS).as_posix() if path.is_relative_to(TESTS) else path.name
-        return rank.get(where, len(rank))
-    items.sort(key=order)            # stable: within a file, and among the rest, pytest's own order
+        return path.relative_to(TESTS).as_posix() if path.is_relative_to(TESTS) else path.name
+    count: dict[str, int] = {}
+    for item in items:
+        count[where(item)] = count.get(where(item), 0) + 1
+    first = {name: k for k, name in enumerate(ALONE_FIRST)}
+    items.sort(key=lambda item: (first.get(where(item), len(first)), -count[where(item)]))   # stable within a file
 
 
 def pytest_unconfigure(config):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import hashlib
 import json
 from collections.abc import Callable, Container, Iterable
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 from solver.engine.solve import EPS, MAX_PI, MAX_VI, TOLERANCE, Progress
 from solver.engine.wasm import WASM
 from solver.errors import GonutsError
+from solver.files import atomic_write, cache_dir, cache_folder, cache_trusted
 from solver.game.moves import faces_table
 from solver.game.rules import N_DICE, Rules
 from solver.lab.policies import maxpoints
@@ -78,6 +80,60 @@ def turn_rules(reading: str, players: int, speed: float) -> dict[str, Any]:
             "nuts_mean": [0.0] + [means[x] for x in range(1, N_DICE + 1)]}
 
 
+# The code that decides a reading's turn rules: its text is in the kept file's name, so that no change to it is
+# ever answered from a file that older code wrote
+TURN_SOURCES = ("game/payout.py", "game/turn.py", "game/moves.py", "game/rolls.py", "game/rules.py",
+                "lab/policies.py", "play/explain.py", "site/pagegames.py")
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def turn_data() -> dict[str, Any]:
+    """Every reading's ``turn_rules``, by players and speed: 18 maxpoints solves (seconds, at every ``web``),
+    kept in the cache (``page/turn-DIGEST.json``) under a digest of the code that computes them and of what it
+    is asked, and read back only when it is this program's own file and holds what it should."""
+    digest = hashlib.sha256(json.dumps([__version__, SOLVE_TARGETS, SPEEDS, READINGS, N_DICE]).encode())
+    for name in TURN_SOURCES:
+        digest.update((PACKAGE / name).read_bytes())
+    path = cache_dir() / "page" / f"turn-{digest.hexdigest()[:32]}.json"
+    try:
+        if cache_trusted(path, folder=False) is not None:
+            raise ValueError("not safe to read")
+        kept = json.loads(path.read_text(encoding="utf-8"))
+        if _is_turn_data(kept):
+            return dict(kept)
+    except (OSError, ValueError):
+        pass
+    data = {r: {str(p): {speed_key(s): turn_rules(r, p, s) for s in SPEEDS} for p in (2, 3, 4)} for r in READINGS}
+    try:
+        cache_folder("page")
+        atomic_write(path, lambda fh: fh.write(json.dumps(data).encode("utf-8")))
+    except (OSError, GonutsError):
+        pass                                     # an unwritable cache only costs time
+    return data
+
+
+def _is_turn_data(data: object) -> bool:
+    """Whether ``data`` has the shape ``turn_data`` writes: every reading, player count and speed, each with its
+    maxpoints decisions (a 0/1 string per number of dice, one character per turn total) and its round means."""
+    G = SOLVE_TARGETS[1]
+    try:
+        assert isinstance(data, dict) and sorted(data) == sorted(READINGS)
+        for by_players in data.values():
+            assert isinstance(by_players, dict) and sorted(by_players) == ["2", "3", "4"]
+            for by_speed in by_players.values():
+                assert isinstance(by_speed, dict) and sorted(by_speed) == sorted(speed_key(s) for s in SPEEDS)
+                for rules in by_speed.values():
+                    assert isinstance(rules, dict) and sorted(rules) == ["maxpoints", "nuts_mean"]
+                    mp, means = rules["maxpoints"], rules["nuts_mean"]
+                    assert isinstance(mp, list) and len(mp) == N_DICE + 1
+                    assert all(isinstance(x, str) and len(x) == G and set(x) <= {"0", "1"} for x in mp)
+                    assert isinstance(means, list) and len(means) == N_DICE + 1
+                    assert all(isinstance(x, float) and x >= 0 for x in means)
+    except AssertionError:
+        return False
+    return True
+
+
 def solve_data(place_file: PlaceFile | None = None) -> dict[str, Any]:
     """What the page needs to solve a game itself: the targets and speeds it offers, the solver's settings (those
     of ``gonuts-solve build``), each reading's per-game rules (``turn_rules``), and where the kernel and its
@@ -92,8 +148,7 @@ def solve_data(place_file: PlaceFile | None = None) -> dict[str, Any]:
         where_worker = {"url": place_file("solve-worker.js", worker)}
     return {"targets": list(SOLVE_TARGETS), "speeds": list(SPEEDS),
             "settings": {"tol": TOLERANCE, "eps": EPS, "max_pi": MAX_PI, "max_vi": MAX_VI},
-            "turn": {r: {str(p): {speed_key(s): turn_rules(r, p, s) for s in SPEEDS} for p in (2, 3, 4)}
-                     for r in READINGS},
+            "turn": turn_data(),
             "kernel": {**where_kernel, "bytes": len(kernel)}, "worker": where_worker, "budget": KEPT_BUDGET,
             "part": KEPT_PART, "patience": SOLVE_PATIENCE}
 

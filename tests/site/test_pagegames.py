@@ -5,6 +5,7 @@ or as the site's files."""
 from __future__ import annotations
 
 import base64
+import json
 
 import numpy as np
 
@@ -53,3 +54,24 @@ def test_the_qr_readers_worker_travels_inside_the_file_and_beside_the_site():
     placed = {}
     assert pagegames.scanner_data(lambda name, blob: placed.setdefault(name, f"data/{name}")) == {"url": "data/scanner.js"}
     assert placed == {"scanner.js": "data/scanner.js"}
+
+
+def test_the_turn_rules_are_kept_in_the_cache_and_a_bad_file_is_computed_again(tmp_path, monkeypatch):
+    """Every ``web`` needs 18 maxpoints solves: the first keeps them in the cache, the next reads them back
+    (nothing solved), and a kept file that does not hold what it should is computed again and replaced."""
+    monkeypatch.setenv("GONUTS_SOLVE_CACHE", str(tmp_path))
+    first = pagegames.turn_data()
+    (kept,) = (tmp_path / "page").glob("turn-*.json")
+
+    def unsolvable(*args):
+        raise AssertionError("solved again")
+    with monkeypatch.context() as m:
+        m.setattr(pagegames, "turn_rules", unsolvable)
+        assert pagegames.turn_data() == first                  # read back, to the bit (JSON keeps every float)
+    for bad in ('{"rulebook": {}}', "[1, 2]", "not json",
+                kept.read_text().replace('"nuts_mean": [0.0', '"nuts_mean": [-1.0', 1),
+                kept.read_text().replace('"maxpoints": ["0', '"maxpoints": ["2', 1)):
+        kept.write_text(bad)
+        assert pagegames.turn_data() == first
+        assert json.loads(kept.read_text()) == first            # and replaced
+    assert first["summary"]["3"]["2"] == pagegames.turn_rules("summary", 3, 2.0)
