@@ -125,6 +125,15 @@ def main(page_file, site_url, expected):
         tap(drv, "[data-roll='1-1-3']", entries(3))
         events = drv.execute_script("return window.gonuts.record('table').events")
         check(len(events) == 3 and events[1].get("choice") == "stop", f"a short table game ({len(events)} entries)")
+        step("what this browser cannot do, said at once")
+        webrtc = drv.execute_script("return typeof RTCPeerConnection === 'function'")
+        said = drv.execute_script("return ['table-link-none', 'join-none'].map((id) => { const e = "
+                                  "document.getElementById(id); return e.hidden ? '' : e.textContent; })")
+        offered = drv.execute_script("return ['table-link-seats', 'join-actions', 'join-form'].map((id) => "
+                                     "!document.getElementById(id).hidden)")
+        line = "This browser cannot connect phones (it has no WebRTC)."
+        check(said == (["", ""] if webrtc else [line, line]) and offered == [webrtc] * 3,
+              f"pairing {'offered' if webrtc else 'refused in one line, nothing offered'} (WebRTC: {webrtc}; {said})")
         step("a past entry changed")
         drv.execute_script("document.getElementById('table-log-box').open = true")
         tap(drv, "#table-log button.change[data-i='0']")

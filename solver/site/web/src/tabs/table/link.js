@@ -34,6 +34,10 @@ const GARBLED = "The other phone sent something this page does not understand.";
 /* An entry sent and not yet answered by the table phone: said after this long. */
 const ANSWER_MS = 5000;
 
+/* A browser with no WebRTC (WebKitGTK; an old or locked-down browser) cannot pair: both boxes say so at once and
+ * offer nothing that would only fail later; the Table on one phone plays as ever. */
+const CAN_PAIR = typeof RTCPeerConnection === "function";
+
 /** @type {Hooks} */
 let hooks;
 const me = {
@@ -162,6 +166,8 @@ function drawLink() {
   const r = hooks.record();
   show($("table-link"), !!r && me.role !== "guest");
   show($("table-join"), me.role !== "table");            // a phone keeping a shared game joins no other
+  for (const id of ["table-link-none", "join-none"]) show($(id), !CAN_PAIR);
+  for (const id of ["table-link-seats", "join-actions", "join-form"]) show($(id), CAN_PAIR);
   if (!r || me.role === "guest") return;
   $("table-link-seats").replaceChildren(...r.names.map((name, i) => {
     const g = me.guests.get(name), on = !!g && connected(g.peer);
