@@ -60,10 +60,31 @@ class Table(stored.Table):
         return cls(table.meta, table.rules, table.arrays, table.path)
 
     def advise(self, scores: Sequence[int], turn: int = 0, dice: int = 5) -> Advice:
-        """Roll or stop at this state: ``scores`` in turn order from the player to move, the turn's points, the
-        live dice. Returns ``play.advise.Advice`` (``action``, ``win_if_roll``, ``win_if_stop``, ``players_if_roll``,
-        ...; ``to_dict()`` is ``advise --json``'s object).
+        """Roll or stop at this state.
 
+        Parameters
+        ----------
+        scores : sequence of int
+            The banked scores in turn order from the player to move, one per player, each from 0 to target - 1.
+        turn : int
+            The turn's points so far.
+        dice : int
+            The live dice, 1 to 5 (1 for Pig).
+
+        Returns
+        -------
+        Advice
+            ``action`` ("roll" or "stop"), ``reason``, the mover's chance either way (``win_if_roll``,
+            ``win_if_stop``: None where the action does not exist) and every seat's; ``to_dict()`` is
+            ``advise --json``'s object.
+
+        Raises
+        ------
+        StateError
+            A state outside the game, naming the field (``dice=6``, ``turn=2.5``, a score off the board).
+
+        Examples
+        --------
         >>> table(players=2).advise(scores=(23, 31), turn=7, dice=3).action
         'roll'
         """
@@ -71,10 +92,21 @@ class Table(stored.Table):
         return advise_at(self, scores, turn, dice)
 
     def win(self, scores: Sequence[int]) -> tuple[float, ...]:
-        """Every seat's win probability at the start of a turn (seat order from the player to move): the table's
-        own numbers (``start_win``), which may differ from ``advise``'s in the last digit, as they are summed in
-        another order.
+        """Every seat's win probability at the start of a turn.
 
+        Parameters
+        ----------
+        scores : sequence of int
+            The banked scores in turn order from the player to move.
+
+        Returns
+        -------
+        tuple of float
+            One fraction per seat, in the same order as ``scores``: the table's own numbers (``start_win``),
+            which may differ from ``advise``'s in the last digit, as they are summed in another order.
+
+        Examples
+        --------
         >>> [round(x, 4) for x in table(players=2).win((0, 0))]
         [0.5676, 0.4324]
         """
@@ -96,11 +128,26 @@ class Table(stored.Table):
         return TablePolicy(self)
 
     def corner(self, target: int | Rules) -> Table:
-        """The same game to a smaller ``target`` (a whole number from 1 to this table's, or those ``Rules``), read
-        off this table with no solve: the states where every score is at least ``self.target - target``. Every
-        array equals to the bit what a solve of that game writes (docs/model.md, "The corner"); ``path`` is None.
-        Anything else is refused in one line (``TableError``) naming the target and the table's.
+        """The same game to a smaller target, read off this table with no solve.
 
+        Parameters
+        ----------
+        target : int or Rules
+            A whole number from 1 to this table's target, or the ``Rules`` of the same game to such a target.
+
+        Returns
+        -------
+        Table
+            The states where every score is at least ``self.target - target``: every array equal to the bit
+            to what a solve of that game writes (docs/model.md, "The corner"); ``path`` is None.
+
+        Raises
+        ------
+        TableError
+            Any other target or game, in one line naming the target and the table's.
+
+        Examples
+        --------
         >>> small = table(players=2).corner(30)
         >>> small.target, small.arrays["start_win"].shape, small.path
         (30, (30, 30, 2), None)
@@ -130,10 +177,35 @@ def _rules(options: Mapping[str, object], rules: Rules | None = None) -> Rules:
 
 def table(*, rules: Rules | None = None, max_build_seconds: float | None = None, progress: Progress | None = None,
           cache: Path | str | None = None, **options: Unpack[GameOptions]) -> Table:
-    """The table of a game, shipped, cached or built now (a 4-player game takes a while: follow it with
-    ``progress(done, total)``, or refuse it past ``max_build_seconds``). The game: ``rules``, or the options
-    ``Rules.from_options`` takes (``GameOptions``: ``players=3``, ``target=30``, ...).
+    """The table of a game: shipped, cached, read off a larger table's corner, or built now.
 
+    Parameters
+    ----------
+    rules : Rules, optional
+        The game; or give it as ``options``, not both.
+    max_build_seconds : float, optional
+        Refuse a build estimated to take longer, naming the command that builds it.
+    progress : callable, optional
+        ``progress(done, total)``, called as a build goes (a 4-player game takes a while).
+    cache : Path or str, optional
+        The folder built tables go to (default ``$GONUTS_SOLVE_CACHE`` or the user's cache).
+    **options
+        The game's options (``GameOptions``): ``game``, ``players``, ``target``, ``reading``, ``faces``, ``dog``,
+        ``speed``. A type checker names a misspelt one; at run time it is refused with the list of the right ones.
+
+    Returns
+    -------
+    Table
+        The table and the questions it answers (``advise``, ``win``, ``policy``, ``corner``).
+
+    Raises
+    ------
+    GonutsError
+        A game that is not playable, a build that would not fit in memory or takes longer than
+        ``max_build_seconds``, a cache that cannot be written, or a solve that did not converge.
+
+    Examples
+    --------
     >>> table(players=3, target=50, reading="summary").players
     3
     """
@@ -143,10 +215,29 @@ def table(*, rules: Rules | None = None, max_build_seconds: float | None = None,
 
 def solve(rules: Rules | None = None, *, progress: Progress | None = None,
           **options: Unpack[GameOptions]) -> SolveResult:
-    """Solve a game now (nothing read or written): the solver's report, ``engine.solve.SolveResult``
-    (``start_win``, ``roll``, ``residual``, ``iterations``, ``equilibrium()``, ``mixed``, ...). A solve that
-    does not converge raises ``engine.solve.NotConverged`` (a ``GonutsError``) naming the game and the residual.
+    """Solve a game now, nothing read or written.
 
+    Parameters
+    ----------
+    rules : Rules, optional
+        The game; or give it as ``options`` (``GameOptions``), not both.
+    progress : callable, optional
+        ``progress(done, total)``, called as the solve goes.
+    **options
+        The game's options, as ``table`` takes them.
+
+    Returns
+    -------
+    SolveResult
+        ``start_win``, ``roll``, ``residual``, ``iterations``, ``converged``, ``equilibrium()``, ``mixed``, ...
+
+    Raises
+    ------
+    NotConverged
+        A solve that did not converge (a ``GonutsError``), naming the game and the residual: none is returned.
+
+    Examples
+    --------
     >>> res = solve(players=2, target=20)
     >>> res.converged
     True
@@ -161,8 +252,24 @@ def solve(rules: Rules | None = None, *, progress: Progress | None = None,
 
 def advise(scores: Sequence[int], turn: int = 0, dice: int = 5, *, rules: Rules | None = None,
            **options: Unpack[GameOptions]) -> Advice:
-    """``table(...).advise(...)`` in one call; ``players`` defaults to the number of scores.
+    """``table(...).advise(...)`` in one call.
 
+    Parameters
+    ----------
+    scores, turn, dice
+        The state, as ``Table.advise`` takes it.
+    rules : Rules, optional
+        The game; or give it as ``options``, not both.
+    **options
+        The game's options (``GameOptions``); ``players`` defaults to the number of scores.
+
+    Returns
+    -------
+    Advice
+        As ``Table.advise`` gives it.
+
+    Examples
+    --------
     >>> advise((23, 31), turn=7, dice=3).action
     'roll'
     """
@@ -180,14 +287,35 @@ def _policies(policies: Sequence[PolicyLike]) -> list[PolicyLike]:
 
 def evaluate(policies: Sequence[PolicyLike], both_orders: bool = False, *, rules: Rules | None = None,
              **options: Unpack[GameOptions]) -> EvalResult:
-    """The exact result of a game played by these policies, one per seat: names as the command line takes them
-    (``optimal``, ``hold:20``, ``maxpoints``, ``dice:5-7-15-27-37``, ...; ``best`` is solved as the best
-    response), a table's ``policy``, or a function ``f(scores, turn, dice)`` returning True or "roll" to roll,
-    False or "stop" to stop (``scores`` a tuple in turn order from the player to move). Returns
-    ``engine.evaluate.EvalResult``: ``win`` is every seat's win probability (a fraction: 0.5 is even) with seat 0
-    first, or averaged over who moves first with ``both_orders=True``; ``expected_turns`` likewise;
-    ``win_when_starting(seat)`` for one order.
+    """The exact result of a game played by these policies, one per seat.
 
+    Parameters
+    ----------
+    policies : sequence
+        One per seat: a name as the command line takes it (the policy names of the reference: ``optimal``,
+        ``hold:20``, ``maxpoints``, ``dice:5-7-15-27-37``, ...; ``best`` is solved as the best response), a
+        table's ``policy``, or a function ``f(scores, turn, dice)`` returning True or "roll" to roll, False or
+        "stop" to stop (``scores`` a tuple in turn order from the player to move).
+    both_orders : bool
+        Average over who moves first, instead of seat 0 first.
+    rules : Rules, optional
+        The game; or give it as ``options``, not both.
+    **options
+        The game's options (``GameOptions``).
+
+    Returns
+    -------
+    EvalResult
+        ``win``: every seat's win probability (a fraction: 0.5 is even), seat 0 first; ``expected_turns``
+        likewise; ``win_when_starting(seat)`` for one order.
+
+    Raises
+    ------
+    PolicyError
+        A policy name that does not read, or a function that returns something else than roll or stop.
+
+    Examples
+    --------
     >>> [round(float(x), 2) for x in evaluate(["hold:20", "optimal"], players=2).win]
     [0.32, 0.68]
     >>> [round(float(x), 3) for x in evaluate(["hold:20", "optimal"], both_orders=True, players=2).win]
@@ -202,11 +330,30 @@ def evaluate(policies: Sequence[PolicyLike], both_orders: bool = False, *, rules
 
 def simulate(policies: Sequence[PolicyLike], games: int = 10_000, seed: int = 0, both_orders: bool = False, *,
              rules: Rules | None = None, **options: Unpack[GameOptions]) -> SimReport:
-    """Play ``games`` games with real (seeded) dice, policies as ``evaluate`` takes them: ``lab.strategy.SimReport``
-    (``win`` and its ``stderr`` per seat, the mean ``turns`` of a game). Seat 0 moves first, or with
-    ``both_orders=True`` each seat first in turn (the games shared out evenly). Within a few standard errors of
-    ``evaluate``.
+    """Play games with real (seeded) dice: within a few standard errors of ``evaluate``.
 
+    Parameters
+    ----------
+    policies : sequence
+        One per seat, as ``evaluate`` takes them.
+    games : int
+        How many games.
+    seed : int
+        The dice's seed (and each seat's coin where its policy mixes): the same seed, the same games.
+    both_orders : bool
+        Each seat first in turn, the games shared out evenly, instead of seat 0 first.
+    rules : Rules, optional
+        The game; or give it as ``options``, not both.
+    **options
+        The game's options (``GameOptions``).
+
+    Returns
+    -------
+    SimReport
+        ``win`` and its ``stderr`` per seat, the mean ``turns`` of a game.
+
+    Examples
+    --------
     >>> r = simulate(["hold:20", "optimal"], games=2000, seed=1, players=2)
     >>> bool(abs(r.win[0] - 0.32) < 4 * r.stderr[0])
     True

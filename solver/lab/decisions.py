@@ -48,10 +48,17 @@ class Decisions:
         G, N, D = target, players, substates
         self._bits = np.asarray(bits, dtype=np.uint8).reshape(G ** N, packed_width(G, D))
         self.target, self.players, self.substates, self.axes = G, N, D, axes
-        self.shape: tuple[int, ...] = (G,) * N + (G, D)
+        self._shape: tuple[int, ...] = (G,) * N + (G, D)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """``(G,)*N + (G, D)``: the scores in turn order from the player to move, the turn's points, the live dice
+        (index d - 1)."""
+        return self._shape
 
     @property
     def ndim(self) -> int:
+        """How many axes: the players' scores, the turn's points, the dice."""
         return len(self.shape)
 
     @property
@@ -61,6 +68,7 @@ class Decisions:
 
     @property
     def dtype(self) -> np.dtype[np.bool_]:
+        """bool, as numpy's."""
         return np.dtype(np.bool_)
 
     @property

@@ -90,10 +90,31 @@ def close(fig: Figure) -> None:
 
 
 def boundary(table: Table, out: StrPath | None = None, *, fig: Figure | None = None) -> Figure:
-    """The optimal stopping boundary (the turn points at which optimal play first stops, by scores, one panel per
-    number of live dice; ``table.policy.thresholds()`` as data, where play is not monotone listed too), drawn in
-    ``fig`` (its panels added) or a new pyplot figure, and written to ``out`` if given; returns the Figure.
+    """The optimal stopping boundary: the turn points at which optimal play first stops, by the two scores, one
+    panel per number of live dice (``table.policy.thresholds()`` as data; where play is not monotone, counted).
 
+    Parameters
+    ----------
+    table : Table
+        The game's table (at 3 and 4 players, the plane where the others have 0 is drawn).
+    out : Path or str, optional
+        A .png, .svg or .pdf file to write, checked before anything is drawn.
+    fig : Figure, optional
+        The figure to draw in (its panels are added); default: a new pyplot figure, which a notebook shows.
+
+    Returns
+    -------
+    Figure
+        The figure drawn in.
+
+    Raises
+    ------
+    GonutsError
+        matplotlib missing (the plot extra), or an ``out`` that is not a .png, .svg or .pdf in a folder that
+        exists.
+
+    Examples
+    --------
     >>> import solver
     >>> fig = boundary(solver.table(players=2))
     >>> len(fig.axes)                                     # five panels, one per number of live dice, and the scale
@@ -130,9 +151,24 @@ def boundary(table: Table, out: StrPath | None = None, *, fig: Figure | None = N
 
 
 def win(table: Table, out: StrPath | None = None, *, ax: Axes | None = None) -> Figure:
-    """Win probability at the start of a turn by the two scores (others at 0), drawn on ``ax`` (with its scale
-    beside it) or a new pyplot figure, and written to ``out`` if given; returns the Figure drawn in.
+    """The win probability at the start of a turn by the two scores (the others at 0).
 
+    Parameters
+    ----------
+    table : Table
+        The game's table.
+    out : Path or str, optional
+        A .png, .svg or .pdf file to write, checked before anything is drawn.
+    ax : Axes, optional
+        The axes to draw on (the scale goes beside it); default: a new pyplot figure, which a notebook shows.
+
+    Returns
+    -------
+    Figure
+        The figure drawn in (the top one, where ``ax`` is in a subfigure).
+
+    Examples
+    --------
     >>> import solver
     >>> len(win(solver.table(players=2)).axes)             # the map and its scale
     2
@@ -156,9 +192,26 @@ def win(table: Table, out: StrPath | None = None, *, ax: Axes | None = None) -> 
 
 
 def payout(rules: Rules, out: StrPath | None = None, cap: int = 40, *, fig: Figure | None = None) -> Figure:
-    """The exact Go Nuts! payouts for 2 to 4 players, one line per number of dice, drawn in ``fig`` (its three
-    panels added) or a new pyplot figure, and written to ``out`` if given; returns the Figure.
+    """The exact Go Nuts! payouts for 2 to 4 players, one line per number of dice.
 
+    Parameters
+    ----------
+    rules : Rules
+        The dice, the dog die and the speed (its players and target are not used).
+    out : Path or str, optional
+        A .png, .svg or .pdf file to write, checked before anything is drawn.
+    cap : int
+        The largest gain drawn.
+    fig : Figure, optional
+        The figure to draw in (its three panels are added); default: a new pyplot figure.
+
+    Returns
+    -------
+    Figure
+        The figure drawn in.
+
+    Examples
+    --------
     >>> import solver
     >>> len(payout(solver.Rules.from_options()).axes)      # 1, 2 and 3 opponents rolling dog dice
     3

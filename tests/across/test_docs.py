@@ -126,3 +126,15 @@ def test_the_api_reference_builds_with_warnings_as_errors(tmp_path):
                  "win_both_orders", "SimReport", "SolveResult", "Advice"]:
         assert f'id="{name}' in api or f'id="solver.{name}' in api or f'.{name}"' in api, name
     assert (tmp_path / "html" / "first-hour.html").is_file()
+    # numpy's sections, links into Python's, numpy's and matplotlib's references (no network: docs/inventories),
+    # the library's own classes linked, and the policy names defined where the examples use them
+    for section in ("Parameters", "Returns", "Raises", "Examples"):
+        assert f">{section}<" in api, section
+    for link in ("https://numpy.org/doc/stable/reference/generated/numpy.ndarray.html#numpy.ndarray",
+                 "https://matplotlib.org/stable/api/_as_gen/matplotlib.figure.Figure.html#matplotlib.figure.Figure",
+                 "https://docs.python.org/3/library/pathlib.html#pathlib.Path",
+                 'href="#solver.play.advise.Advice"', 'href="#solver.Table"'):
+        assert link in api, link
+    for term in ("term-optimal", "term-hold-K", "term-hold-K-D", "term-maxpoints", "term-best"):
+        assert f'id="{term}"' in api, term
+    assert "white-space: pre-wrap" in (tmp_path / "html" / "_static" / "wrap.css").read_text()
