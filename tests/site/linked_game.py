@@ -260,6 +260,20 @@ def main(url: str, folder: str) -> int:
         ann.page.wait_for_selector("#table-link-seats li:nth-child(3)[data-on=false]", state="attached", timeout=15000)
         out["checks"]["reloaded"] = {nm: p.state() for nm, p in phones.items()}
         out["codes"]["cy-again"] = pair(ann, cy, 2)
+        # -- Cy's code is used: her phone shows it no more, and the table phone that is given it again says so
+        out["cy_code_after"] = cy.page.evaluate(
+            "() => [document.getElementById('join-answer').hidden, document.getElementById('join-code').textContent]")
+        ann.tap("#table-link-seat-2")
+        ann.page.wait_for_selector("#table-link-pair:not([hidden]) svg.qr")
+        ann.page.locator("#table-link-answer").fill(out["codes"]["cy"])
+        t0 = time.monotonic()
+        ann.tap("#table-link-form button[type=submit]")
+        ann.page.wait_for_function("() => document.getElementById('table-link-error').innerText.trim() !== ''",
+                                   timeout=20000)
+        out["used"] = {"said_s": time.monotonic() - t0,
+                       "line": ann.page.locator("#table-link-error").inner_text().strip()}
+        ann.tap("#table-link-cancel")
+        t.synced(ann.state()["events"], everyone)
         t.turn(cy, [("bank", 7)], everyone)
         # -- Ben walks out of range (his phone's browser killed: no word to anyone); the table phone notices,
         # enters his turn; he comes back, his copy as he left it, and scans again
@@ -296,6 +310,12 @@ def main(url: str, folder: str) -> int:
                          for nm, p in (("Ben", ben), ("Cy", cy))}
         for nm, p in (("Ben", ben), ("Cy", cy)):
             p.page.screenshot(path=str(folder_ / f"linked-over-{nm}.png"))
+        # -- Review every player, on the guest's phone as on the table phone's
+        out["guest_review"] = {"enabled": cy.page.locator("#table-to-review").is_enabled()}
+        cy.tap("#table-to-review")
+        cy.page.wait_for_selector("#rev-total", timeout=20000)
+        out["guest_review"]["seats"] = cy.page.locator("#rev-seat option").count()
+        cy.tap("#tab-table")
         finished = ben.state()["record"]
         # -- Play again, on the table phone, reaches Cy: her finished copy is set aside, never lost
         ben.tap("#table-again")

@@ -135,6 +135,16 @@ def test_a_reload_or_a_lost_phone_keeps_the_guests_copy_until_it_scans_again(gam
     assert game["noticed_s"]["ben"] < NOTICE_S and game["noticed_s"]["ann"] < NOTICE_S
 
 
+def test_a_used_code_is_never_shown_again_and_taken_again_is_refused_at_once(game):
+    assert game["cy_code_after"] == [True, ""]          # connected again: the box closed, its code gone
+    assert game["used"]["line"] == "That code was used already: on the player's phone, scan this code again for a new one."
+    assert game["used"]["said_s"] < 2
+
+
+def test_review_every_player_works_on_a_guests_phone(game):
+    assert game["guest_review"] == {"enabled": True, "seats": 3}
+
+
 def test_a_guest_goes_on_as_the_table_phone_when_the_table_phone_is_lost(game):
     handed = game["checks"]["handed"]
     assert handed["ben"]["record"] == handed["lost"]["record"]          # nothing lost with the table phone

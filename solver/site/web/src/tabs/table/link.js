@@ -33,6 +33,11 @@ const JOINED_KEY = `${TABLE_KEY}.joined`;
 const GARBLED = "The other phone sent something this page does not understand.";
 /* An entry sent and not yet answered by the table phone: said after this long. */
 const ANSWER_MS = 5000;
+/* A player's code this table phone has taken already: it answered a code shown before, so it can never connect
+ * again (scanning one waited in silence until the connection gave up). */
+const USED = "That code was used already: on the player's phone, scan this code again for a new one.";
+/** @type {Set<string>} */
+const usedAnswers = new Set();
 
 /* A browser with no WebRTC (WebKitGTK; an old or locked-down browser) cannot pair: both boxes say so at once and
  * offer nothing that would only fail later; the Table on one phone plays as ever. */
@@ -50,6 +55,7 @@ const me = {
   /** the table phone's guests, by name */ /** @type {Map<string, {peer: Peer, sent: string}>} */ guests: new Map(),
   /** the pairing on screen (table phone) */ /** @type {{name: string, peer: import("../../page/peer.js").Offered} | null} */ pairing: null,
   /** the camera, while it scans */ /** @type {{stop: () => void} | null} */ camera: null,
+  /** the guest's channel whose code is on screen, until its first game arrives */ /** @type {Peer | null} */ showing: null,
 };
 
 /** This phone's part: "alone", "table" or "guest". */
@@ -152,6 +158,8 @@ async function took(code) {
   const p = me.pairing;
   if (!p) return;
   showError($("table-link-error"), "");
+  if (usedAnswers.has(code)) { showError($("table-link-error"), t(USED)); return; }
+  usedAnswers.add(code);
   try { await p.peer.accept(code); await opened(p.peer); }
   catch (e) { if (me.pairing === p) { showError($("table-link-error"), why(e)); } }
 }
@@ -186,6 +194,7 @@ async function join(code) {
   try { peer = await answer(code); } catch (e) { showError($("join-error"), why(e)); return; }
   if (me.peer) me.peer.pc.close();
   me.peer = peer;
+  me.showing = peer;
   $("join-qr").replaceChildren(drawQr(peer.code, t("This phone's code, for the table phone")));
   $("join-code").textContent = peer.code;
   show($("join-answer"), true);
@@ -219,9 +228,12 @@ async function fromTable(peer, data) {
     return;
   }
   const r = /** @type {TableRecord} */ (hooks.record());
-  if (me.role !== "guest" || me.name !== m.name) {
-    me.role = "guest"; me.name = m.name;
+  me.role = "guest"; me.name = m.name;
+  if (me.showing === peer) {                 // connected: its code is used, and never shown again
+    me.showing = null;
     show($("join-answer"), false);
+    $("join-qr").replaceChildren();
+    $("join-code").textContent = "";
     $("table-join").open = false;
   }
   store.set(JOINED_KEY, { name: m.name, started: r.started });

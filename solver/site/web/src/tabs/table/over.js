@@ -25,7 +25,8 @@ export function drawOver(r, st, again, held) {
   const total = el("p", { class: "total" }, el("bdi", { text: r.names[/** @type {number} */ (st.winner)] }), ` ${t("wins, {scores}.", { scores: st.scores.join(" \u2013 ") })}`);
   const playAgain = el("button", { id: "table-again", class: "primary", type: "button", text: t("Play again") });
   playAgain.addEventListener("click", tap(() => { again(nextSetup(r)); }));
-  const button = el("button", { id: "table-to-review", type: "button", text: t("Review every player") });
+  // it only reads the game: on a guest's phone too, where the game's own controls are the table phone's
+  const button = el("button", { id: "table-to-review", type: "button", "data-reads": "", text: t("Review every player") });
   button.addEventListener("click", () => openTab("review", { source: "table" }));
   const actions = el("div", { class: "actions" }, playAgain, button);
   over.replaceChildren(total, actions);

@@ -254,7 +254,7 @@ function drawTable() {
   drawSaid();
   const following = own.following() || readOnly(r, st);
   if (following || wasFollowing) {           // controls are made enabled: only a follower's (or a former one's) need a pass
-    for (const c of $("table-game").querySelectorAll("button, input")) {
+    for (const c of $("table-game").querySelectorAll("button:not([data-reads]), input")) {
       const b = /** @type {HTMLButtonElement} */ (c);
       if (b.disabled !== following) b.disabled = following;
     }
