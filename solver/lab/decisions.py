@@ -148,7 +148,15 @@ class Decisions:
         for axis, (p, size) in enumerate(zip(parts, self.shape)):
             if not isinstance(p, slice) and not -size <= int(p) < size:
                 raise self._out_of_range(axis, int(p))
-        N, G = self.players, self.target
+        N, G, D = self.players, self.target, self.substates
+        states = 1
+        for p, size in zip(parts[:N], self.shape):
+            states *= len(range(*p.indices(size))) if isinstance(p, slice) else 1
+        need = states * G * (D + 1) * 3              # each state's row unpacked, as bools, and masked
+        free = available_memory()
+        if free is not None and need > free:
+            raise GonutsError(f"reading {states:,} states' decisions at once takes about {fmt_bytes(need)} but only "
+                              f"{fmt_bytes(free)} is available: read fewer at a time (roll[s0], roll[s0, s1], ...)")
         flat: npt.NDArray[np.int64] = np.zeros((), dtype=np.int64)
         for p in parts[:N]:                  # the flat state index of every selected score tuple, broadcast
             coords = np.arange(G, dtype=np.int64)[p]

@@ -100,3 +100,6 @@ def test_memory_follows_what_is_read_at_four_players(tmp_path, monkeypatch):
     monkeypatch.setattr(decisions, "available_memory", lambda: whole - 1)
     with pytest.raises(GonutsError, match=r"takes 15\.3 MiB but only 15\.3 MiB is available: index it instead"):
         p.roll.full()
+    with pytest.raises(GonutsError, match=r"reading 160,000 states' decisions at once takes about 54\.9 MiB but only"):
+        p.roll[...]                                                              # the whole array by another name
+    assert p.roll[1, 2].shape == (20, 20, 20, 5)                                 # a smaller read still answers
