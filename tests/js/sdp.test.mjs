@@ -5,7 +5,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 
-import { parse, pack, unpack, build, CODE_MAX } from "../../solver/site/web/src/page/sdp.js";
+import { parse, pack, unpack, build, literal, CODE_MAX } from "../../solver/site/web/src/page/sdp.js";
 import { GonutsInputError } from "../../solver/site/web/src/core/errors.js";
 
 /* Chromium 13x's data-channel offer in a namespace whose only link is lo (captured for this test). */
@@ -78,6 +78,21 @@ test("Chromium's offer fits a version-5 QR code at level L, its answer a version
   assert.ok(long.length <= 134 && version(long) <= 6 && version(answer) <= 5, `${long.length}, ${answer.length}`);
   assert.equal(chromiumAnswer.length, 78);
   assert.equal(version(chromiumAnswer), 4);
+});
+
+test("a guest's answer carries its own IP address, never an mDNS name, within a version-5 QR code", () => {
+  const CAPACITY = [17, 32, 53, 78, 106, 134];
+  const version = (/** @type {string} */ text) => CAPACITY.findIndex((c) => new TextEncoder().encode(text).length <= c) + 1;
+  const chromium = { ...parse("offer", CHROMIUM_OFFER), type: /** @type {"answer"} */ ("answer"), setup: "active" };
+  const home = { ...chromium, candidates: [{ address: "f0e1d2c3-b4a5-4697-8899-aabbccddeeff.local", port: 50000 },
+                                          { address: "192.168.100.200", port: 65535 }] };
+  const code = pack(literal(home), 1);
+  assert.deepEqual(unpack(code).candidates, [{ address: "192.168.100.200", port: 65535 }]);
+  assert.ok(version(code) <= 5, `${code.length} characters`);
+  assert.deepEqual(unpack(pack(literal({ ...home, candidates: home.candidates.slice(0, 1) }), 1)).candidates, []);
+  const firefox = pack(literal(parse("answer", FIREFOX_ANSWER)), 1);       // its mDNS name left out, its IPv6 kept
+  assert.deepEqual(unpack(firefox).candidates, [{ address: "fd00::1:2", port: 54322 }]);
+  assert.ok(version(firefox) <= 5, `${firefox.length} characters`);
 });
 
 test("anything that is not one of our codes is refused with one message", () => {

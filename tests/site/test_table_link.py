@@ -106,8 +106,9 @@ def test_both_guests_pair_through_the_camera_and_see_the_game(game):
     assert paired["Ann"]["seats"].splitlines() == ["Ann: on this phone Show a code", "Ben: on their own phone New code",
                                                    "Cy: on their own phone New code"]
     assert paired["Ben"]["record"] == paired["Ann"]["record"] == paired["Cy"]["record"]
-    # the answers carry no address (the table phone learns it from the guest's checks): about 80 characters
-    assert all(code.startswith("GN1A~") and len(code) < 90 for code in game["codes"].values())
+    # the answers carry the guest's own address (an IP: its camera was used) and fit a version-5 QR code
+    assert all(code.startswith("GN1A~") and len(code.split("~")) == 5 and len(code) <= 106
+               for code in game["codes"].values()), game["codes"]
 
 
 def test_every_entry_reaches_every_phone_within_a_second(game):
@@ -139,6 +140,16 @@ def test_a_used_code_is_never_shown_again_and_taken_again_is_refused_at_once(gam
     assert game["cy_code_after"] == [True, ""]          # connected again: the box closed, its code gone
     assert game["used"]["line"] == "That code was used already: on the player's phone, scan this code again for a new one."
     assert game["used"]["said_s"] < 2
+
+
+def test_a_pairing_needs_no_name_resolved_when_the_guest_answers_with_its_address(game):
+    """The table phone's code names an mDNS host nothing resolves: the guest's answer carries its own address (an
+    IP, never a name), the connection is made from it alone, and the answer still fits a version-5 QR code."""
+    no_name = game["no_name"]
+    assert no_name["offer"].split("~")[4].startswith("00000000-0000-0000-0000-000000000007.local_")
+    address = no_name["answer"].split("~")[4].rsplit("_", 1)[0]
+    assert address.count(".") == 3 and not address.endswith(".local"), no_name["answer"]
+    assert len(no_name["answer"].encode()) <= 106 and no_name["paired_s"] < 20
 
 
 def test_review_every_player_works_on_a_guests_phone(game):

@@ -47,16 +47,19 @@ export async function offer() {
   };
 }
 
-/** A guest's side: the answer to a table phone's code. The answer carries no address: the table phone learns it
- * from the guest's first check. @param {string} code @returns {Promise<Peer>} */
+/** A guest's side: the answer to a table phone's code. The answer carries the guest's own address where it is an
+ * IP (its browser shows it once the camera has been used), so that the table phone can reach the guest even where
+ * the guest cannot resolve the table phone's mDNS name; otherwise none, and the table phone learns it from the
+ * guest's first check. @param {string} code @returns {Promise<Peer>} */
 export async function answer(code) {
   const o = sdp.unpack(code);
   if (o.type !== "offer") refuse("That is a player's code: scan the code on the table phone.");
   const { pc, channel } = connection();
   await pc.setRemoteDescription({ type: "offer", sdp: sdp.build(o) });
   await pc.setLocalDescription(await pc.createAnswer());
+  await gathered(pc);
   const h = sdp.parse("answer", /** @type {RTCSessionDescription} */ (pc.localDescription).sdp);
-  return { pc, channel, code: sdp.pack(h, 0) };
+  return { pc, channel, code: sdp.pack(sdp.literal(h), 1) };
 }
 
 /** Resolves when the channel opens; rejects when the connection fails or CONNECT_MS pass first.

@@ -77,6 +77,12 @@ export function pack(h, most = 1) {
   return ["GN1" + kind, h.ufrag, h.pwd, toBase64(h.fingerprint), ...cands].join("~");
 }
 
+/** The handshake with only the addresses another phone can reach without resolving a name: IP literals, not a
+ * browser's mDNS names (multicast is filtered on many guest and mesh networks). A guest's answer carries its own so:
+ * its browser shows it once the camera has scanned, and the pairing then needs nothing of the table phone's
+ * address. @param {Handshake} h @returns {Handshake} */
+export const literal = (h) => ({ ...h, candidates: h.candidates.filter((c) => !MDNS.test(c.address)) });
+
 /** A code's handshake, after every check. @param {unknown} code @returns {Handshake} */
 export function unpack(code) {
   if (typeof code !== "string") notOurs();

@@ -33,10 +33,8 @@ const JOINED_KEY = `${TABLE_KEY}.joined`;
 const GARBLED = "The other phone sent something this page does not understand.";
 /* An entry sent and not yet answered by the table phone: said after this long. */
 const ANSWER_MS = 5000;
-/* A player's code this table phone has taken already: it answered a code shown before, so it can never connect
- * again (scanning one waited in silence until the connection gave up). */
-const USED = "That code was used already: on the player's phone, scan this code again for a new one.";
-/** @type {Set<string>} */
+/* The players' codes this table phone has taken already: each answered a code shown before, so it can never
+ * connect again (scanning one waited in silence until the connection gave up). @type {Set<string>} */
 const usedAnswers = new Set();
 
 /* A browser with no WebRTC (WebKitGTK; an old or locked-down browser) cannot pair: both boxes say so at once and
@@ -158,7 +156,10 @@ async function took(code) {
   const p = me.pairing;
   if (!p) return;
   showError($("table-link-error"), "");
-  if (usedAnswers.has(code)) { showError($("table-link-error"), t(USED)); return; }
+  if (usedAnswers.has(code)) {
+    showError($("table-link-error"), t("That code was used already: on the player's phone, scan this code again for a new one."));
+    return;
+  }
   usedAnswers.add(code);
   try { await p.peer.accept(code); await opened(p.peer); }
   catch (e) { if (me.pairing === p) { showError($("table-link-error"), why(e)); } }
