@@ -116,21 +116,26 @@ def _is_turn_data(data: object) -> bool:
     """Whether ``data`` has the shape ``turn_data`` writes: every reading, player count and speed, each with its
     maxpoints decisions (a 0/1 string per number of dice, one character per turn total) and its round means."""
     G = SOLVE_TARGETS[1]
-    try:
-        assert isinstance(data, dict) and sorted(data) == sorted(READINGS)
-        for by_players in data.values():
-            assert isinstance(by_players, dict) and sorted(by_players) == ["2", "3", "4"]
-            for by_speed in by_players.values():
-                assert isinstance(by_speed, dict) and sorted(by_speed) == sorted(speed_key(s) for s in SPEEDS)
-                for rules in by_speed.values():
-                    assert isinstance(rules, dict) and sorted(rules) == ["maxpoints", "nuts_mean"]
-                    mp, means = rules["maxpoints"], rules["nuts_mean"]
-                    assert isinstance(mp, list) and len(mp) == N_DICE + 1
-                    assert all(isinstance(x, str) and len(x) == G and set(x) <= {"0", "1"} for x in mp)
-                    assert isinstance(means, list) and len(means) == N_DICE + 1
-                    assert all(isinstance(x, float) and x >= 0 for x in means)
-    except AssertionError:
+
+    def keyed(d: object, keys: Iterable[str]) -> bool:
+        return isinstance(d, dict) and sorted(d) == sorted(keys)
+
+    def one(rules: object) -> bool:
+        if not isinstance(rules, dict) or not keyed(rules, ("maxpoints", "nuts_mean")):
+            return False
+        mp, means = rules["maxpoints"], rules["nuts_mean"]
+        return (isinstance(mp, list) and len(mp) == N_DICE + 1
+                and all(isinstance(x, str) and len(x) == G and set(x) <= {"0", "1"} for x in mp)
+                and isinstance(means, list) and len(means) == N_DICE + 1
+                and all(isinstance(x, float) and x >= 0 for x in means))
+    if not isinstance(data, dict) or not keyed(data, READINGS):
         return False
+    for by_players in data.values():
+        if not isinstance(by_players, dict) or not keyed(by_players, ("2", "3", "4")):
+            return False
+        for by_speed in by_players.values():
+            if not keyed(by_speed, (speed_key(s) for s in SPEEDS)) or not all(map(one, by_speed.values())):
+                return False
     return True
 
 
