@@ -107,15 +107,9 @@ class Decisions:
             raise GonutsError(f"the whole decision array {self.shape} takes {fmt_bytes(self.nbytes)} but only "
                               f"{fmt_bytes(free)} is available: index it instead (roll[s0], roll[:, :, 0], ...)")
         out = np.empty(self.shape, dtype=np.bool_)
-        for lo, hi in self.chunks():
-            out[lo:hi] = self._basic((slice(lo, hi),))
+        for block in blocks(self.shape, READ_CHUNK):
+            out[block] = self[block]
         return out
-
-    def chunks(self) -> Iterator[tuple[int, int]]:
-        """Ranges of the first axis (the mover's score) of about ``READ_CHUNK`` decisions each."""
-        per = max(1, READ_CHUNK // max(1, self.size // self.shape[0]))
-        for lo in range(0, self.shape[0], per):
-            yield lo, min(lo + per, self.shape[0])
 
     # -- reading ----------------------------------------------------------------------------------------------
     def _rows(self, flat: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
@@ -149,18 +143,16 @@ class Decisions:
             if not isinstance(p, slice) and not -size <= int(p) < size:
                 raise self._out_of_range(axis, int(p))
         N, G, D = self.players, self.target, self.substates
-        states = 1
-        for p, size in zip(parts[:N], self.shape):
-            states *= len(range(*p.indices(size))) if isinstance(p, slice) else 1
-        need = states * G * (D + 1) * 3              # each state's row unpacked, as bools, and masked
-        free = available_memory()
-        if free is not None and need > free:
-            raise GonutsError(f"reading {states:,} states' decisions at once takes about {fmt_bytes(need)} but only "
-                              f"{fmt_bytes(free)} is available: read fewer at a time (roll[s0], roll[s0, s1], ...)")
         flat: npt.NDArray[np.int64] = np.zeros((), dtype=np.int64)
         for p in parts[:N]:                  # the flat state index of every selected score tuple, broadcast
             coords = np.arange(G, dtype=np.int64)[p]
             flat = (flat[..., None] * G + coords) if coords.ndim else flat * G + coords
+        need = flat.size * G * (D + 1) * 3           # each state's row unpacked, as bools, and masked
+        free = available_memory()
+        if free is not None and need > free:
+            raise GonutsError(f"reading {flat.size:,} states' decisions at once takes about {fmt_bytes(need)} "
+                              f"but only {fmt_bytes(free)} is available: read fewer at a time (roll[s0], roll[s0, s1], "
+                              "...)")
         return self._rows(flat)[(Ellipsis,) + tuple(parts[N:])]
 
     def _gathered(self, parts: tuple[Any, ...]) -> npt.NDArray[np.bool_]:
@@ -178,8 +170,8 @@ class Decisions:
         flat = np.ravel_multi_index(tuple(coords[:N]), (G,) * N)
         turn, dice = coords[N], coords[N + 1] + 1
         q = turn * (D + 1) + dice
-        bit = (self._bits[flat, q >> 3] >> (7 - (q & 7))) & 1
-        return np.asarray((bit == 1) & (coords[0] + turn < G), dtype=np.bool_)
+        rolled = (self._bits[flat, q >> 3] & (128 >> (q & 7))) != 0            # engine/bits.py's layout
+        return np.asarray(rolled & (coords[0] + turn < G), dtype=np.bool_)
 
     def _out_of_range(self, axis: int, index: int) -> PolicyIndexError:
         size = self.shape[axis]
@@ -192,3 +184,16 @@ class Decisions:
         if m is None:
             return PolicyIndexError(f"{exc} (the decisions have {self.ndim} axes {self.axes}, shape {self.shape})")
         return self._out_of_range(int(m.group(2)), int(m.group(1)))
+
+
+def blocks(shape: tuple[int, ...], chunk: int) -> list[tuple[Any, ...]]:
+    """Keys of blocks of about ``chunk`` elements that cover an array of ``shape`` in C order, each some whole
+    leading indexes and then a range of the next axis: (slice(lo, hi),), (s0, slice(lo, hi)), ... (the last two
+    axes, turn and dice, are never split). ``full()`` and ``policies.thresholds_of`` read decisions so."""
+    for depth in range(len(shape) - 2):
+        inner = int(np.prod(shape[depth + 1:], dtype=np.int64))
+        if inner <= chunk or depth == len(shape) - 3:
+            per = max(1, chunk // inner)
+            return [lead + (slice(lo, min(lo + per, shape[depth])),) for lead in np.ndindex(*shape[:depth])
+                    for lo in range(0, shape[depth], per)]
+    return [(slice(0, shape[0]),)]

@@ -226,7 +226,7 @@ def thresholds_of(roll: Decisions | npt.NDArray[np.bool_], axes: tuple[str, ...]
     G, D = roll.shape[-2], roll.shape[-1]
     stop_at = np.empty(roll.shape[:-2] + (D,), dtype=np.int64)
     found, count = [], np.zeros(D, dtype=np.int64)
-    for block in _blocks(roll.shape, decisions.READ_CHUNK):
+    for block in decisions.blocks(roll.shape, decisions.READ_CHUNK):
         part = np.asarray(roll[block], dtype=np.bool_)
         stops = ~part
         stops[..., 0, D - 1] = False                              # the forced opening roll
@@ -242,18 +242,6 @@ def thresholds_of(roll: Decisions | npt.NDArray[np.bool_], axes: tuple[str, ...]
         found.append(where)
         count += above.reshape(-1, D).sum(axis=0)
     return Thresholds(axes, stop_at, np.concatenate(found), count)
-
-
-def _blocks(shape: tuple[int, ...], chunk: int) -> list[tuple[Any, ...]]:
-    """Keys of blocks of about ``chunk`` elements that cover an array of ``shape`` in C order, each some whole
-    leading indexes and then a range of the next axis: (slice(lo, hi),), (s0, slice(lo, hi)), ..."""
-    for depth in range(len(shape) - 2):
-        inner = int(np.prod(shape[depth + 1:], dtype=np.int64))
-        if inner <= chunk or depth == len(shape) - 3:
-            per = max(1, chunk // inner)
-            return [lead + (slice(lo, min(lo + per, shape[depth])),) for lead in np.ndindex(*shape[:depth])
-                    for lo in range(0, shape[depth], per)]
-    return [(slice(0, shape[0]),)]
 
 
 class TurnRule(Policy):
