@@ -114,6 +114,10 @@ def main(page_file, site_url, expected):
         tap(drv, "#prac-quit")
         step("a short table game")
         tap(drv, "#tab-table")
+        # before any game: a guest about to join is told at once when this browser cannot
+        webrtc = drv.execute_script("return typeof RTCPeerConnection === 'function'")
+        joining = drv.execute_script("return document.getElementById('join-none').hidden")
+        check(joining == webrtc, f"Join a table, with no game yet, says whether it can pair (WebRTC: {webrtc})")
         Select(drv.find_element(By.ID, "table-players")).select_by_value("2")
         for i, name in enumerate(("Ann", "Bo")):
             box = drv.find_element(By.ID, f"table-name-{i}")

@@ -175,8 +175,6 @@ function drawLink() {
   const r = hooks.record();
   show($("table-link"), !!r && me.role !== "guest");
   show($("table-join"), me.role !== "table");            // a phone keeping a shared game joins no other
-  for (const id of ["table-link-none", "join-none"]) show($(id), !CAN_PAIR);
-  for (const id of ["table-link-seats", "join-actions", "join-form"]) show($(id), CAN_PAIR);
   if (!r || me.role === "guest") return;
   $("table-link-seats").replaceChildren(...r.names.map((name, i) => {
     const g = me.guests.get(name), on = !!g && connected(g.peer);
@@ -298,6 +296,9 @@ export function drawn() { if (me.role === "table") share(); drawLink(); drawJoin
  * @param {Hooks} h */
 export function startLink(h) {
   hooks = h;
+  // said once, at start: a phone with no game yet (a guest about to join) sees it too
+  for (const id of ["table-link-none", "join-none"]) show($(id), !CAN_PAIR);
+  for (const id of ["table-link-seats", "join-actions", "join-form"]) show($(id), CAN_PAIR);
   $("table-link-scan").addEventListener("click", () => scanInto("table-link-video", "table-link-error", took));
   $("table-link-form").addEventListener("submit", (e) => { e.preventDefault(); took($("table-link-answer").value.trim()); });
   $("table-link-cancel").addEventListener("click", unpair);
